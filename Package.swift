@@ -1,0 +1,77 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Targets by role: a pure core, the wire protocol, the SQLite store, the daemon
+/// (engine, socket, providers, systemd glue), the client, the CLI commands, and
+/// two executables that are only shims over those libraries.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "widgetd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "widgetd", targets: ["widgetd"]),
+        .executable(name: "widgetctl", targets: ["widgetctl"]),
+        .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+    ],
+    targets: [
+        // Pure: model, timelines, reload scheduling, budget, settings. No I/O; time is passed in.
+        .target(
+            name: "WidgetCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strict),
+        // Codable JSON-RPC messages shared by daemon, CLI and client library.
+        .target(name: "WidgetProtocol", dependencies: ["WidgetCore"], swiftSettings: strict),
+        // Durable state: GRDB over SQLite in WAL mode, with migrations.
+        .target(
+            name: "WidgetStore",
+            dependencies: ["WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
+        // The daemon: engine actor, socket server, provider runner, systemd glue.
+        .target(
+            name: "WidgetDaemon",
+            dependencies: [
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "CSystemd",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "WidgetdClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        // A blocking JSON-RPC client over the control socket, for widgetctl and apps.
+        .target(name: "WidgetdClient", dependencies: ["WidgetProtocol", "WidgetCore"], swiftSettings: strict),
+        // widgetctl's commands, one file per noun.
+        .target(
+            name: "WidgetCtlCommands",
+            dependencies: [
+                "WidgetdClient", "WidgetProtocol", "WidgetCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon"], swiftSettings: strict),
+        .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
+        .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "WidgetIntegrationTests",
+            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,15 @@
+#ifndef WIDGETD_CSYSTEMD_SHIM_H
+#define WIDGETD_CSYSTEMD_SHIM_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+
+/// pipe2 is a GNU extension that Glibc's Swift overlay does not expose.
+static inline int widgetd_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+#endif

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The tunables of `widgetd.conf`. Defaults are embedded so the daemon runs without a file.
+public struct DaemonSettings: Sendable, Hashable, Codable {
+    /// Budgeted reloads per instance in any rolling 24 hours.
+    public var dailyReloadLimit: Int = 70
+    /// Minimum time between two budgeted reloads of one instance.
+    public var minimumSpacing: TimeInterval = 300
+    /// Same-provider instances due within this window are reloaded in one launch (0: off).
+    public var coalescingWindow: TimeInterval = 60
+    /// Provider time-out when the descriptor names none.
+    public var providerTimeout: TimeInterval = 15
+    /// Providers running at once.
+    public var maxConcurrentProviders: Int = 4
+    /// Largest provider answer read; a longer one is a failure.
+    public var maxAnswerBytes: Int = 4 * 1024 * 1024
+    /// Debug: every reload exempt from the budget (`--no-budget`).
+    public var budgetEnabled: Bool = true
+
+    public init() {}
+}
+
+/// An invalid settings file: the line and what is wrong with it.
+public struct SettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+
+    public var description: String { "line \(line): \(reason)" }
+}
+
+extension DaemonSettings {
+    /// Parses the INI text of `widgetd.conf` over the defaults. Unknown sections and keys are
+    /// errors, so a typo never silently falls back to a default.
+    public static func parse(_ text: String) throws(SettingsError) -> DaemonSettings {
+        var settings = DaemonSettings()
+        var section = ""
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
+                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                guard ["budget", "scheduler", "providers"].contains(section) else {
+                    throw SettingsError(line: number, reason: "unknown section [\(section)]")
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw SettingsError(line: number, reason: "expected 'key = value'")
+            }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            try settings.set(section: section, key: key, value: value, line: number)
+        }
+        return settings
+    }
+
+    private mutating func set(section: String, key: String, value: String, line: Int) throws(SettingsError) {
+        func duration(min: TimeInterval) throws(SettingsError) -> TimeInterval {
+            guard let seconds = DurationText.seconds(value), seconds >= min else {
+                throw SettingsError(line: line, reason: "\(key): '\(value)' is not a duration like 90s, 5m, 2h (>= \(Int(min))s)")
+            }
+            return seconds
+        }
+        func count(_ range: ClosedRange<Int>) throws(SettingsError) -> Int {
+            guard let number = Int(value), range.contains(number) else {
+                throw SettingsError(line: line, reason: "\(key): '\(value)' is not an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        switch (section, key) {
+        case ("budget", "daily-limit"): dailyReloadLimit = try count(1...100_000)
+        case ("budget", "min-spacing"): minimumSpacing = try duration(min: 0)
+        case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)
+        case ("providers", "timeout"): providerTimeout = try duration(min: 1)
+        case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)
+        case ("providers", "max-answer-bytes"): maxAnswerBytes = try count(1024...(256 * 1024 * 1024))
+        case ("", _): throw SettingsError(line: line, reason: "'\(key)' is outside any [section]")
+        default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [\(section)]")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Turns the bytes of one descriptor file into descriptors. Pure: the caller reads the file.
+public enum DescriptorParser {
+    /// A file holds one descriptor object or an array of them. Any error rejects the whole
+    /// file, with a reason that names the field.
+    public static func parse(_ data: Data, path: String) throws(DescriptorProblem) -> [WidgetDescriptor] {
+        let json: JSONValue
+        do {
+            json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
+        } catch {
+            throw DescriptorProblem(path: path, reason: "not valid JSON")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        switch json {
+        case .object(let object):
+            return [try descriptor(object, at: "", folder: folder, path: path)]
+        case .array(let items):
+            var result: [WidgetDescriptor] = []
+            for (index, item) in items.enumerated() {
+                guard case .object(let object) = item else {
+                    throw DescriptorProblem(path: path, reason: "[\(index)]: expected an object")
+                }
+                result.append(try descriptor(object, at: "[\(index)].", folder: folder, path: path))
+            }
+            return result
+        default:
+            throw DescriptorProblem(path: path, reason: "expected an object or an array of objects")
+        }
+    }
+
+    private static func descriptor(
+        _ object: [String: JSONValue], at prefix: String, folder: String, path: String
+    ) throws(DescriptorProblem) -> WidgetDescriptor {
+        func fail(_ field: String, _ reason: String) -> DescriptorProblem {
+            DescriptorProblem(path: path, reason: "\(prefix)\(field): \(reason)")
+        }
+        guard case .string(let kind)? = object["kind"] else { throw fail("kind", "required string") }
+        guard isValidKind(kind) else {
+            throw fail("kind", "'\(kind)' must be 1-200 letters, digits, '.', '-' or '_'")
+        }
+        var displayName = kind
+        if let value = object["displayName"] {
+            guard case .string(let name) = value else { throw fail("displayName", "expected a string") }
+            displayName = name
+        }
+        var description = ""
+        if let value = object["description"] {
+            guard case .string(let text) = value else { throw fail("description", "expected a string") }
+            description = text
+        }
+        guard case .array(let familyValues)? = object["supportedFamilies"], !familyValues.isEmpty else {
+            throw fail("supportedFamilies", "required non-empty array of family names")
+        }
+        var families: [WidgetFamily] = []
+        for (index, value) in familyValues.enumerated() {
+            guard case .string(let name) = value, let family = WidgetFamily(rawValue: name) else {
+                let known = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
+                throw fail("supportedFamilies[\(index)]", "unknown family \(value.compactText) (known: \(known))")
+            }
+            if !families.contains(family) { families.append(family) }
+        }
+        var provider: ProviderSpec?
+        if let value = object["provider"] {
+            provider = try providerSpec(value, folder: folder, fail: fail)
+        }
+        var intent: JSONValue?
+        if let value = object["intent"] {
+            guard case .object = value else { throw fail("intent", "expected an object") }
+            intent = value
+        }
+        return WidgetDescriptor(
+            kind: kind, displayName: displayName, description: description,
+            supportedFamilies: families, provider: provider, intent: intent, source: path)
+    }
+
+    private static func providerSpec(
+        _ value: JSONValue, folder: String, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> ProviderSpec {
+        guard case .object(let object) = value else { throw fail("provider", "expected an object") }
+        guard case .array(let argv)? = object["exec"], !argv.isEmpty else {
+            throw fail("provider.exec", "required non-empty array of strings")
+        }
+        var exec: [String] = []
+        for (index, item) in argv.enumerated() {
+            guard case .string(let text) = item, !text.isEmpty, !text.contains("\u{0}") else {
+                throw fail("provider.exec[\(index)]", "expected a non-empty string")
+            }
+            exec.append(text)
+        }
+        exec[0] = resolveProgram(exec[0], folder: folder)
+        var timeout: TimeInterval?
+        if let value = object["timeout"] {
+            let seconds: Double
+            switch value {
+            case .integer(let number): seconds = Double(number)
+            case .number(let number): seconds = number
+            default: throw fail("provider.timeout", "expected a number of seconds")
+            }
+            guard seconds > 0, seconds <= 3600 else { throw fail("provider.timeout", "must be > 0 and <= 3600 seconds") }
+            timeout = seconds
+        }
+        return ProviderSpec(exec: exec, timeout: timeout)
+    }
+
+    /// A path with a slash is relative to the descriptor's folder; a bare name stays bare and is
+    /// looked up on PATH when launched.
+    static func resolveProgram(_ program: String, folder: String) -> String {
+        guard program.contains("/"), !program.hasPrefix("/") else { return program }
+        let joined = (folder.isEmpty ? "." : folder) + "/" + program
+        return (joined as NSString).standardizingPath
+    }
+
+    static func isValidKind(_ kind: String) -> Bool {
+        guard (1...200).contains(kind.utf8.count) else { return false }
+        return kind.unicodeScalars.allSatisfy { scalar in
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+                || scalar == "." || scalar == "-" || scalar == "_"
+        }
+    }
+}

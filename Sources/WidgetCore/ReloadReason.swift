@@ -1,0 +1,23 @@
+/// Why a reload happens. Decides whether it counts against the budget (semantics.md, Reload
+/// budget 2).
+public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
+    /// First load after an instance is added. Exempt.
+    case initial
+    /// The instance's configuration changed. Exempt.
+    case configuration
+    /// The host marked the request user-initiated (a tap). Exempt.
+    case userInitiated
+    /// An app asked: `reloadTimelines(ofKind:)` / `reloadAllTimelines()`. Budgeted.
+    case requested
+    /// The timeline's reload policy came due. Budgeted.
+    case policy
+    /// The previous attempt failed. Budgeted, so a failing provider cannot spin.
+    case retry
+
+    public var isExempt: Bool {
+        switch self {
+        case .initial, .configuration, .userInitiated: true
+        case .requested, .policy, .retry: false
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the scheduler asks its owner to carry out.
+public enum SchedulerEvent: Sendable, Hashable {
+    /// The shown entry of an instance changes at this date.
+    case entryChange(InstanceID, Date)
+    /// Launch a provider once for these instances.
+    case reload(ReloadBatch)
+}
+
+/// Instances of one provider reloaded by one launch.
+public struct ReloadBatch: Sendable, Hashable {
+    public var providerKey: String
+    /// When the launch happens: the earliest due time of its members.
+    public var date: Date
+    /// Earliest wanted first.
+    public var members: [ReloadMember]
+}
+
+public struct ReloadMember: Sendable, Hashable {
+    public var instance: InstanceID
+    public var reason: ReloadReason
+    /// When the reload was wanted (policy date or request time); the launch may be up to W earlier.
+    public var wanted: Date
+}
+
+/// A pending reload as `widgetctl schedule` shows it.
+public struct ScheduledReload: Sendable, Hashable, Codable {
+    public var instance: InstanceID
+    public var kind: String
+    /// When it will run: `wanted`, or later when the budget defers it.
+    public var due: Date
+    public var wanted: Date
+    public var reason: ReloadReason
+    /// A launch is running now; this reload follows it.
+    public var inFlight: Bool
+
+    public var deferredByBudget: Bool { due > wanted }
+}

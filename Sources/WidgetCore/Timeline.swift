@@ -1,0 +1,169 @@
+import Foundation
+
+/// `TimelineEntryRelevance`: a score relative to the same widget's other scores, and how long
+/// it applies (0 = until the next entry that carries relevance).
+public struct EntryRelevance: Codable, Sendable, Hashable {
+    public var score: Double
+    public var duration: TimeInterval
+
+    public init(score: Double, duration: TimeInterval = 0) {
+        self.score = score
+        self.duration = duration
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        score = try container.decode(Double.self, forKey: .score)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration) ?? 0
+        guard score.isFinite else {
+            throw DecodingError.dataCorruptedError(forKey: .score, in: container, debugDescription: "score must be finite")
+        }
+        guard duration.isFinite, duration >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .duration, in: container, debugDescription: "duration must be a number of seconds >= 0")
+        }
+    }
+}
+
+/// One entry of a timeline: the content a host shows from `date` on.
+public struct TimelineEntry: Codable, Sendable, Hashable {
+    public var date: Date
+    public var content: JSONValue
+    public var relevance: EntryRelevance?
+
+    public init(date: Date, content: JSONValue, relevance: EntryRelevance? = nil) {
+        self.date = date
+        self.content = content
+        self.relevance = relevance
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(Date.self, forKey: .date)
+        content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
+        relevance = try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance)
+    }
+}
+
+/// When a timeline wants new data (`TimelineReloadPolicy`).
+public enum ReloadPolicy: Sendable, Hashable {
+    case atEnd
+    case after(Date)
+    case never
+}
+
+extension ReloadPolicy: Codable {
+    private enum CodingKeys: String, CodingKey { case after }
+
+    /// `"atEnd"`, `"never"` or `{"after": "2026-01-05T10:00:00Z"}`, as in interface.md.
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.singleValueContainer(), let name = try? container.decode(String.self) {
+            switch name {
+            case "atEnd": self = .atEnd
+            case "never": self = .never
+            default:
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "policy must be \"atEnd\", \"never\" or {\"after\": DATE}, not \"\(name)\"")
+            }
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .after(try container.decode(Date.self, forKey: .after))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .atEnd:
+            var container = encoder.singleValueContainer()
+            try container.encode("atEnd")
+        case .never:
+            var container = encoder.singleValueContainer()
+            try container.encode("never")
+        case .after(let date):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(date, forKey: .after)
+        }
+    }
+}
+
+/// Entries plus a reload policy. Entries are sorted by date on arrival; the sort is stable
+/// and, for equal dates, the later entry in the input wins (semantics.md, Timelines 1).
+public struct Timeline: Sendable, Hashable {
+    public private(set) var entries: [TimelineEntry]
+    public var policy: ReloadPolicy
+
+    public init(entries: [TimelineEntry], policy: ReloadPolicy) {
+        self.entries = Timeline.normalised(entries)
+        self.policy = policy
+    }
+
+    private static func normalised(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        let sorted = entries.enumerated().sorted { lhs, rhs in
+            lhs.element.date != rhs.element.date ? lhs.element.date < rhs.element.date : lhs.offset < rhs.offset
+        }
+        // Keep only the last of each run of equal dates.
+        var result: [TimelineEntry] = []
+        result.reserveCapacity(sorted.count)
+        for (_, entry) in sorted {
+            if let last = result.last, last.date == entry.date {
+                result[result.count - 1] = entry
+            } else {
+                result.append(entry)
+            }
+        }
+        return result
+    }
+
+    /// The index of the entry shown at `now`: the greatest date <= now, or the first entry
+    /// when all lie in the future. Nil only for an empty timeline.
+    public func currentIndex(at now: Date) -> Int? {
+        guard !entries.isEmpty else { return nil }
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].date <= now { low = mid + 1 } else { high = mid }
+        }
+        return max(low - 1, 0)
+    }
+
+    public func currentEntry(at now: Date) -> TimelineEntry? {
+        currentIndex(at: now).map { entries[$0] }
+    }
+
+    /// The first entry date strictly after `now`: when the shown entry next changes.
+    public func nextEntryDate(after now: Date) -> Date? {
+        guard let index = currentIndex(at: now) else { return nil }
+        if entries[index].date > now { return entries[index].date }
+        let next = index + 1
+        return next < entries.count ? entries[next].date : nil
+    }
+
+    /// The date the policy wants new data (semantics.md, Reload policies 1): the last entry's
+    /// date for `atEnd` (an empty timeline is due at once, `now`), the given date for `after`,
+    /// nil for `never`.
+    public func policyDate(receivedAt now: Date) -> Date? {
+        switch policy {
+        case .atEnd: return entries.last?.date ?? now
+        case .after(let date): return date
+        case .never: return nil
+        }
+    }
+}
+
+extension Timeline: Codable {
+    private enum CodingKeys: String, CodingKey { case entries, policy }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode([TimelineEntry].self, forKey: .entries)
+        let policy = try container.decodeIfPresent(ReloadPolicy.self, forKey: .policy) ?? .atEnd
+        self.init(entries: entries, policy: policy)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(policy, forKey: .policy)
+    }
+}

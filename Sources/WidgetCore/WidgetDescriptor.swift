@@ -1,0 +1,43 @@
+import Foundation
+
+/// Declares a kind: names, families, the provider command and the intent schema
+/// (interface.md, Descriptor JSON).
+public struct WidgetDescriptor: Sendable, Hashable, Codable {
+    public var kind: String
+    public var displayName: String
+    public var description: String
+    public var supportedFamilies: [WidgetFamily]
+    public var provider: ProviderSpec?
+    /// The intent (configuration) schema, kept verbatim until the schema is interpreted.
+    public var intent: JSONValue?
+    /// The file the descriptor came from, for messages.
+    public var source: String
+
+    public func supports(_ family: WidgetFamily) -> Bool {
+        supportedFamilies.contains(family)
+    }
+}
+
+/// How to run a kind's provider.
+public struct ProviderSpec: Sendable, Hashable, Codable {
+    /// argv, with a relative program path already resolved against the descriptor's folder.
+    public var exec: [String]
+    /// Seconds before the provider is killed; nil means the daemon's default.
+    public var timeout: TimeInterval?
+
+    /// Instances whose providers have equal keys share launches when their reloads merge.
+    public var key: String { exec.joined(separator: "\u{0}") }
+}
+
+/// A descriptor file that could not be used: reported with its path and reason, then skipped.
+public struct DescriptorProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Identifies one placed widget. Short and random so it is easy to type in `widgetctl`.
+public typealias InstanceID = String
+
+/// One placed widget: kind + family + configuration (WidgetKit's `WidgetInfo`).
+public struct WidgetInstance: Codable, Sendable, Hashable {
+    public var id: InstanceID
+    public var kind: String
+    public var family: WidgetFamily
+    public var configuration: [String: JSONValue]
+    public var created: Date
+
+    public init(id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue], created: Date) {
+        self.id = id
+        self.kind = kind
+        self.family = family
+        self.configuration = configuration
+        self.created = created
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The one JSON dialect of widgetd: sorted keys, ISO 8601 dates with a zone.
+/// Shared by the daemon, the store, the CLI and the providers' protocol so that a value
+/// encoded anywhere decodes everywhere.
+public enum WidgetJSON {
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601.string(from: date))
+        }
+        return encoder
+    }
+
+    public static var prettyEncoder: JSONEncoder {
+        let encoder = Self.encoder
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ISO8601.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date with a zone")
+            }
+            return date
+        }
+        return decoder
+    }
+}
+
+/// ISO 8601 with a zone (`Z` or `+09:00`), fractional seconds optional.
+public enum ISO8601 {
+    private static let whole = Date.ISO8601FormatStyle()
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    public static func date(from text: String) -> Date? {
+        if let date = try? fractional.parse(text) { return date }
+        return try? whole.parse(text)
+    }
+
+    /// Whole seconds print without a fraction, so round-tripped dates look as they were written.
+    public static func string(from date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        if seconds.rounded() == seconds {
+            return date.formatted(whole)
+        }
+        return date.formatted(fractional)
+    }
+}

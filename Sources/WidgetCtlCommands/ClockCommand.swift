@@ -1,0 +1,50 @@
+import ArgumentParser
+import WidgetCore
+import WidgetProtocol
+
+struct ClockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clock", abstract: "Show or move the virtual clock (refused on the real clock).",
+        subcommands: [Show.self, Advance.self, Set.self], defaultSubcommand: Show.self)
+
+    static func report(_ info: ClockInfo, _ global: GlobalOptions) {
+        global.emit(info) {
+            var line = "\(info.mode) clock at \(WidgetCtlCommands.Show.date(info.now))"
+            if let processed = info.processed { line += " (\(processed) events processed)" }
+            print(line)
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "The daemon's clock.")
+        @OptionGroup var global: GlobalOptions
+        func run() throws { ClockCommand.report(try global.call(.clock, EmptyParams()), global) }
+    }
+
+    struct Advance: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "advance", abstract: "Move the virtual clock forward, processing everything due in between.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Like 90s, 10m, 2h, 1d.") var duration: String
+
+        func run() throws {
+            guard let seconds = DurationText.seconds(duration) else {
+                throw CtlFailure.usage("'\(duration)' is not a duration like 90s, 10m, 2h or 1d")
+            }
+            ClockCommand.report(try global.call(.clockAdvance, ClockAdvanceParams(seconds: seconds)), global)
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the virtual clock to an instant.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "ISO 8601 with a zone, e.g. 2026-01-05T08:00:00Z.") var date: String
+
+        func run() throws {
+            guard let instant = ISO8601.date(from: date) else {
+                throw CtlFailure.usage("'\(date)' is not an ISO 8601 date with a zone")
+            }
+            ClockCommand.report(try global.call(.clockSet, ClockSetParams(date: instant)), global)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import WidgetCore
+import WidgetProtocol
+
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Place an instance of KIND; prints its id.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The widget kind, e.g. com.example.clock.") var kind: String
+    @Option(help: "systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular or accessoryInline.")
+    var family: String
+    @Option(name: .customLong("set"), help: "Configuration NAME=VALUE (VALUE as JSON when it parses, else a string).")
+    var assignments: [String] = []
+
+    func run() throws {
+        let configuration = try Assignments.parse(assignments)
+        let result = try global.call(.add, AddParams(kind: kind, family: family, configuration: configuration), as: AddResult.self)
+        global.emit(result) { print(result.id) }
+    }
+}
+
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an instance.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance id.") var id: String
+
+    func run() throws {
+        let result = try global.call(.remove, InstanceParams(id: id), as: RemoveResult.self)
+        global.emit(result) { print("removed \(result.removed)") }
+    }
+}
+
+struct ConfigureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "configure", abstract: "Change an instance's configuration.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance id.") var id: String
+    @Option(name: .customLong("set"), help: "NAME=VALUE to set (VALUE as JSON when it parses, else a string).")
+    var assignments: [String] = []
+
+    func validate() throws {
+        guard !assignments.isEmpty else { throw ValidationError("give at least one --set NAME=VALUE") }
+    }
+
+    func run() throws {
+        let configuration = try Assignments.parse(assignments)
+        let info = try global.call(.configure, ConfigureParams(id: id, configuration: configuration), as: InstanceInfo.self)
+        global.emit(info) { print("\(info.id) configuration: \(Show.configuration(info.configuration))") }
+    }
+}
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Instances (WidgetInfo) with their current entry.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let instances = try global.call(.list, EmptyParams(), as: [InstanceInfo].self)
+        global.emit(instances) {
+            var table = Table("ID", "KIND", "FAMILY", "CONFIGURATION", "CURRENT", "NEXT RELOAD")
+            for info in instances {
+                let current = info.hasTimeline ? Show.json(info.currentEntry?.content, limit: 40) : "(placeholder)"
+                table.add(info.id, info.kind, info.family.rawValue, Show.configuration(info.configuration), current, Show.date(info.nextReload))
+            }
+            table.print()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+struct ReloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reload", abstract: "reloadTimelines(ofKind:) for each KIND, or reloadAllTimelines() with --all.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Kinds to reload.") var kinds: [String] = []
+    @Flag(help: "Reload every kind.") var all = false
+    @Flag(name: .customLong("user-initiated"), help: "The user asked (a tap): exempt from the budget.")
+    var userInitiated = false
+
+    func validate() throws {
+        if all == !kinds.isEmpty { throw ValidationError("name one or more KINDs, or give --all") }
+    }
+
+    func run() throws {
+        let result: ReloadResult = all
+            ? try global.call(.reloadAllTimelines, ReloadAllParams(userInitiated: userInitiated))
+            : try global.call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
+        global.emit(result) {
+            print("reload requested for \(result.instances.count) instance\(result.instances.count == 1 ? "" : "s")\(result.instances.isEmpty ? "" : ": " + result.instances.joined(separator: " "))")
+        }
+    }
+}
+
+struct ScheduleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "schedule", abstract: "Pending reloads, earliest first.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let items = try global.call(.schedule, EmptyParams(), as: [ScheduleItem].self)
+        global.emit(items) {
+            var table = Table("DUE", "INSTANCE", "KIND", "REASON", "NOTE")
+            for item in items {
+                var note = item.deferredBy == "budget" ? "deferred by budget (wanted \(Show.date(item.wanted)))" : ""
+                if item.inFlight { note = "after the reload running now" }
+                table.add(Show.date(item.due), item.instance, item.kind, item.reason.rawValue, note)
+            }
+            table.print()
+        }
+    }
+}
+
+struct BudgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "budget", abstract: "An instance's reload budget.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance id.") var id: String
+
+    func run() throws {
+        let budget = try global.call(.budget, InstanceParams(id: id), as: BudgetResult.self)
+        global.emit(budget) {
+            guard budget.enabled else {
+                print("\(budget.instance): budget off (--no-budget)")
+                return
+            }
+            print("""
+                \(budget.instance): \(budget.used) of \(budget.limit) budgeted reloads used in the last 24 h
+                minimum spacing: \(DurationText.format(budget.spacing))
+                last budgeted reload: \(Show.date(budget.lastReload))
+                next budgeted reload allowed: \(budget.nextAllowed.map { Show.date($0) } ?? "now")
+                """)
+            if let pending = budget.pending {
+                print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import WidgetProtocol
+
+struct PingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ping", abstract: "Daemon and protocol versions.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let result = try global.call(.ping, EmptyParams(), as: PingResult.self)
+        global.emit(result) { print("widgetd \(result.daemon), protocol \(result.protocol)") }
+    }
+}
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Version, counts, clock, next wake-up.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let status = try global.call(.status, EmptyParams(), as: StatusResult.self)
+        global.emit(status) {
+            print("""
+                widgetd \(status.daemon) (protocol \(status.protocol))
+                clock:            \(status.clock.mode) \(Show.date(status.clock.now))
+                kinds:            \(status.kinds)\(status.descriptorProblems > 0 ? " (\(status.descriptorProblems) descriptor files skipped: see 'widgetctl widgets')" : "")
+                instances:        \(status.instances) (\(status.timelines) with a timeline)
+                pending reloads:  \(status.pendingReloads)
+                providers running: \(status.providersRunning)
+                next wake-up:     \(Show.date(status.nextWakeup))
+                budget:           \(status.budgetEnabled ? "on" : "off (--no-budget)")
+                state:            \(status.stateDirectory)
+                """)
+        }
+    }
+}
+
+struct WidgetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "widgets", abstract: "Descriptors loaded, and files skipped.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let result = try global.call(.widgets, EmptyParams(), as: WidgetsResult.self)
+        global.emit(result) {
+            var table = Table("KIND", "NAME", "FAMILIES", "INSTANCES")
+            for widget in result.widgets {
+                table.add(widget.kind, widget.displayName, widget.supportedFamilies.map(\.rawValue).joined(separator: ","), "\(widget.instances)")
+            }
+            table.print()
+            for problem in result.problems {
+                print("skipped \(problem.path): \(problem.reason)")
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import WidgetCore
+
+/// Left-aligned columns for human output.
+struct Table {
+    var header: [String]
+    var rows: [[String]] = []
+
+    init(_ header: String...) {
+        self.header = header
+    }
+
+    mutating func add(_ cells: String...) {
+        rows.append(cells)
+    }
+
+    func render() -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    func print() {
+        Swift.print(rows.isEmpty ? render() + "\n(none)" : render())
+    }
+}
+
+enum Show {
+    static func date(_ date: Date?) -> String {
+        date.map { ISO8601.string(from: $0) } ?? "-"
+    }
+
+    static func json(_ value: JSONValue?, limit: Int = 60) -> String {
+        guard let value else { return "-" }
+        let text = value.compactText
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+
+    static func configuration(_ configuration: [String: JSONValue]) -> String {
+        configuration.isEmpty ? "-" : json(.object(configuration), limit: 40)
+    }
+}

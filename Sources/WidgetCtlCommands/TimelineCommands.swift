@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "timeline", abstract: "An instance's entries, current entry, policy and next reload.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance id.") var id: String
+
+    func run() throws {
+        let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
+        global.emit(result) {
+            print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
+            guard let policy = result.policy else {
+                print("no timeline yet: the host shows the placeholder")
+                if let error = result.lastError { print("last reload failed: \(error)") }
+                return
+            }
+            print("policy: \(Self.describe(policy))   received: \(Show.date(result.receivedAt))")
+            if let reload = result.nextReload {
+                print("next reload: \(Show.date(reload.due)) (\(reload.reason.rawValue)\(reload.deferredByBudget ? ", deferred by budget from \(Show.date(reload.wanted))" : ""))")
+            } else {
+                print("next reload: none")
+            }
+            if let error = result.lastError { print("last reload failed: \(error)") }
+            var table = Table("", "DATE", "CONTENT", "RELEVANCE")
+            for (index, entry) in result.entries.enumerated() {
+                let relevance = entry.relevance.map { "\($0.score) for \($0.duration == 0 ? "until next" : DurationText.format($0.duration))" } ?? "-"
+                table.add(index == result.currentIndex ? "▶" : " ", Show.date(entry.date), Show.json(entry.content), relevance)
+            }
+            table.print()
+        }
+    }
+
+    static func describe(_ policy: ReloadPolicy) -> String {
+        switch policy {
+        case .atEnd: "atEnd"
+        case .never: "never"
+        case .after(let date): "after \(Show.date(date))"
+        }
+    }
+}
+
+struct PushCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "push", abstract: "Install a timeline (Timeline JSON) for an instance.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Timeline JSON file, or - for stdin.") var file: String
+
+    struct RawPush: Encodable {
+        var id: String
+        var timeline: JSONValue
+    }
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else { throw CtlFailure.usage("cannot read \(file)") }
+            data = contents
+        }
+        guard let timeline = try? WidgetJSON.decoder.decode(JSONValue.self, from: data) else {
+            throw CtlFailure.usage("\(file == "-" ? "stdin" : file) is not JSON")
+        }
+        let result = try global.call(.push, RawPush(id: id, timeline: timeline), as: PushResult.self)
+        global.emit(result) {
+            print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import WidgetCore
+import WidgetStore
+
+public struct DaemonOptions: Sendable {
+    public var socketPath: String
+    public var stateDirectory: String
+    public var widgetsDirectories: [String]
+    public var configPath: String?
+    public var virtualStart: Date?
+    public var budgetDisabled: Bool
+}
+
+/// Wires the daemon together and runs it until SIGTERM/SIGINT. Readiness is announced only
+/// once state is loaded and the socket listens.
+struct Daemon {
+    let options: DaemonOptions
+
+    func run() async throws {
+        let logger = Logger(label: "widgetd")
+        let notifier = SystemdNotifier()
+        // Writes to a vanished client must fail with EPIPE, not kill the daemon.
+        signal(SIGPIPE, SIG_IGN)
+
+        let settings = try SettingsLoader.load(path: options.configPath, budgetDisabled: options.budgetDisabled)
+        let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
+        for problem in catalog.problems {
+            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
+        }
+        let store = try SQLiteStateStore(directory: options.stateDirectory)
+        let engine = Engine(
+            store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders), settings: settings,
+            catalog: catalog, widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory,
+            virtualStart: options.virtualStart, logger: logger)
+        try await engine.restore()
+
+        let server = try await ControlServer.listen(
+            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
+            router: RequestRouter(engine: engine, logger: logger), logger: logger,
+            group: MultiThreadedEventLoopGroup.singleton)
+        notifier.ready(status: await engine.statusLine())
+        logger.info(
+            "widgetd ready",
+            metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",
+                       "clock": "\(options.virtualStart.map { "virtual " + ISO8601.string(from: $0) } ?? "real")",
+                       "budget": "\(settings.budgetEnabled ? "on" : "off")"])
+
+        let group = ServiceGroup(configuration: .init(
+            services: [
+                .init(service: server),
+                .init(service: SchedulerService(engine: engine, notifier: notifier, logger: logger)),
+                .init(service: ReloadSignalService(
+                    engine: engine, notifier: notifier, configPath: options.configPath,
+                    budgetDisabled: options.budgetDisabled, logger: logger)),
+                // Last, so it is the first told of a shutdown (the group stops services in reverse).
+                .init(service: StopAnnouncer(notifier: notifier)),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+        await engine.shutdown()
+        logger.info("widgetd stopped")
+    }
+}
+
+/// Sends STOPPING=1 as soon as graceful shutdown begins (SIGTERM).
+struct StopAnnouncer: Service {
+    let notifier: SystemdNotifier
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        notifier.stopping()
+    }
+}

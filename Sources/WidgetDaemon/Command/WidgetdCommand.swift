@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WidgetCore
+
+/// `widgetd`: the daemon's command line (interface.md, widgetd flags).
+public struct WidgetdCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "widgetd",
+        abstract: "Widget timeline scheduler: holds timelines, schedules reloads, serves the control socket.")
+
+    @Option(help: "Control socket to bind (ignored when systemd passes one).")
+    var socket: String?
+
+    @Option(name: .customLong("state-dir"), help: "Folder of the SQLite state.")
+    var stateDirectory: String?
+
+    @Option(name: .customLong("widgets-dir"), help: "Descriptor folder; repeatable. Default /etc/widgetd/widgets.d.")
+    var widgetsDirectories: [String] = []
+
+    @Option(help: "Settings file. Default /etc/widgetd/widgetd.conf when present, else embedded defaults.")
+    var config: String?
+
+    @Option(help: "'real', or 'virtual:ISO8601' to run on a virtual clock starting at that instant.")
+    var clock: String = "real"
+
+    @Flag(name: .customLong("no-budget"), help: "Debug: every reload exempt from the budget.")
+    var noBudget = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    @Option(name: .customLong("log-target"), help: "auto (journal when stderr is the journal), journal or stderr.")
+    var logTarget: String = "auto"
+
+    public init() {}
+
+    public func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        guard LogTarget(rawValue: logTarget) != nil else { throw ValidationError("unknown --log-target '\(logTarget)'") }
+        _ = try parsedClock()
+    }
+
+    func parsedClock() throws -> Date? {
+        if clock == "real" { return nil }
+        guard clock.hasPrefix("virtual:"), let start = ISO8601.date(from: String(clock.dropFirst("virtual:".count))) else {
+            throw ValidationError("--clock must be 'real' or 'virtual:' followed by an ISO 8601 date with a zone")
+        }
+        return start
+    }
+
+    public func run() async throws {
+        LogTarget(rawValue: logTarget)!.bootstrap(level: Logger.Level(rawValue: logLevel)!)
+        let options = DaemonOptions(
+            socketPath: socket ?? DefaultPaths.socket(),
+            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(),
+            widgetsDirectories: widgetsDirectories.isEmpty ? ["/etc/widgetd/widgets.d"] : widgetsDirectories,
+            configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget)
+        do {
+            try await Daemon(options: options).run()
+        } catch {
+            Logger(label: "widgetd").critical("widgetd cannot run: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import WidgetCore
+
+/// The descriptors loaded from the widgets directories, with the files that were skipped.
+/// A bad file never stops the daemon: it is reported and the rest load.
+public struct DescriptorCatalog: Sendable {
+    public private(set) var descriptors: [String: WidgetDescriptor] = [:]
+    public private(set) var problems: [DescriptorProblem] = []
+
+    public init() {}
+
+    /// Reads every `*.json` file of each directory, in name order. A kind declared twice keeps
+    /// its first declaration.
+    public static func load(from directories: [String]) -> DescriptorCatalog {
+        var catalog = DescriptorCatalog()
+        let manager = FileManager.default
+        for directory in directories {
+            let names: [String]
+            do {
+                names = try manager.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+            } catch {
+                catalog.problems.append(DescriptorProblem(path: directory, reason: "cannot read directory"))
+                continue
+            }
+            for name in names {
+                let path = (directory as NSString).appendingPathComponent(name)
+                guard let data = manager.contents(atPath: path) else {
+                    catalog.problems.append(DescriptorProblem(path: path, reason: "cannot read file"))
+                    continue
+                }
+                do {
+                    for descriptor in try DescriptorParser.parse(data, path: path) {
+                        if let existing = catalog.descriptors[descriptor.kind] {
+                            catalog.problems.append(DescriptorProblem(
+                                path: path, reason: "kind '\(descriptor.kind)' already declared in \(existing.source)"))
+                        } else {
+                            catalog.descriptors[descriptor.kind] = descriptor
+                        }
+                    }
+                } catch {
+                    catalog.problems.append(error)
+                }
+            }
+        }
+        return catalog
+    }
+
+    public subscript(kind: String) -> WidgetDescriptor? { descriptors[kind] }
+}

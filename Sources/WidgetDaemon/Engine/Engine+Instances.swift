@@ -1,0 +1,120 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+import WidgetStore
+
+extension Engine {
+    /// Places an instance. Its first load is exempt from the budget and due at once.
+    public func add(_ params: AddParams) async throws(RPCError) -> AddResult {
+        guard let descriptor = catalog[params.kind] else { throw .unknownKind(params.kind) }
+        guard let family = WidgetFamily(rawValue: params.family) else {
+            throw .invalidParams(
+                "params.family: unknown family '\(params.family)' (known: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard descriptor.supports(family) else {
+            throw .unsupportedFamily(params.family, kind: params.kind, supported: descriptor.supportedFamilies)
+        }
+        let now = self.now
+        let instance = WidgetInstance(
+            id: makeInstanceID(), kind: params.kind, family: family, configuration: params.configuration ?? [:],
+            created: now)
+        var changes: [StoreChange] = [.putInstance(instance)]
+        if descriptor.provider != nil {
+            changes.append(.putRequest(instance.id, reason: .initial, wanted: now))
+        }
+        try await commit(changes)
+        instances[instance.id] = instance
+        scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
+        if descriptor.provider != nil {
+            scheduler.request(instance.id, reason: .initial, at: now)
+        }
+        logger.info("instance added", metadata: ["instance": "\(instance.id)", "kind": "\(instance.kind)", "family": "\(family.rawValue)"])
+        doorbell.ring()
+        return AddResult(id: instance.id)
+    }
+
+    public func remove(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
+        _ = try instance(params.id)
+        try await commit([.deleteInstance(params.id)])
+        instances[params.id] = nil
+        timelines[params.id] = nil
+        lastErrors[params.id] = nil
+        scheduler.remove(params.id)
+        logger.info("instance removed", metadata: ["instance": "\(params.id)"])
+        doorbell.ring()
+        return RemoveResult(removed: params.id)
+    }
+
+    /// Changes an instance's configuration; the reload that follows is exempt from the budget.
+    public func configure(_ params: ConfigureParams) async throws(RPCError) -> InstanceInfo {
+        var instance = try instance(params.id)
+        if params.replace == true {
+            instance.configuration = params.configuration
+        } else {
+            instance.configuration.merge(params.configuration) { $1 }
+        }
+        let now = self.now
+        let reload = hasProvider(instance.kind)
+        var changes: [StoreChange] = [.putInstance(instance)]
+        if reload { changes.append(.putRequest(instance.id, reason: .configuration, wanted: now)) }
+        try await commit(changes)
+        instances[instance.id] = instance
+        if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
+        logger.info("instance configured", metadata: ["instance": "\(instance.id)", "configuration": "\(JSONValue.object(instance.configuration).compactText)"])
+        doorbell.ring()
+        return info(instance)
+    }
+
+    /// Installs a timeline for an instance from outside (`widgetctl push`, an app).
+    public func push(_ params: PushParams) async throws(RPCError) -> PushResult {
+        let instance = try instance(params.id)
+        let now = self.now
+        try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now)])
+        guard instances[instance.id] != nil else { throw .unknownInstance(instance.id) }
+        install(params.timeline, for: instance, receivedAt: now, fromProvider: false)
+        logger.info("timeline pushed", metadata: ["instance": "\(instance.id)", "entries": "\(params.timeline.entries.count)"])
+        doorbell.ring()
+        return PushResult(
+            instance: instance.id, entries: params.timeline.entries.count,
+            nextReload: scheduler.pendingReload(for: instance.id)?.due)
+    }
+
+    /// `reloadTimelines(ofKind:)` for each kind; an unknown kind rejects the whole request.
+    public func reloadTimelines(_ params: ReloadTimelinesParams) async throws(RPCError) -> ReloadResult {
+        guard !params.kinds.isEmpty else { throw .invalidParams("params.kinds: name at least one kind") }
+        for kind in params.kinds where catalog[kind] == nil {
+            throw .unknownKind(kind)
+        }
+        let kinds = Set(params.kinds)
+        return try await requestReload(
+            of: instances.values.filter { kinds.contains($0.kind) }, userInitiated: params.userInitiated ?? false)
+    }
+
+    /// `reloadAllTimelines()`.
+    public func reloadAllTimelines(_ params: ReloadAllParams) async throws(RPCError) -> ReloadResult {
+        try await requestReload(of: Array(instances.values), userInitiated: params.userInitiated ?? false)
+    }
+
+    private func requestReload(of targets: [WidgetInstance], userInitiated: Bool) async throws(RPCError) -> ReloadResult {
+        let now = self.now
+        let reason: ReloadReason = userInitiated ? .userInitiated : .requested
+        let ids = targets.filter { hasProvider($0.kind) }.map(\.id).sorted()
+        // Persist what the scheduler will keep, so a restart reloads the same way.
+        let kept = ids.map { ($0, scheduler.mergedRequest($0, reason: reason, at: now)) }
+        try await commit(kept.map { .putRequest($0.0, reason: $0.1.reason, wanted: $0.1.wanted) })
+        for id in ids where instances[id] != nil {
+            scheduler.request(id, reason: reason, at: now)
+        }
+        logger.info("reload requested", metadata: ["instances": "\(ids.count)", "reason": "\(reason.rawValue)"])
+        doorbell.ring()
+        return ReloadResult(instances: ids)
+    }
+
+    /// Puts a timeline in memory and in the schedule (after it is stored).
+    func install(_ timeline: Timeline, for instance: WidgetInstance, receivedAt: Date, fromProvider: Bool) {
+        timelines[instance.id] = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
+        scheduler.setPolicyDue(
+            instance.id, policyDue(for: instance.kind, timeline, receivedAt: receivedAt, fromProvider: fromProvider))
+        scheduler.setNextEntryChange(instance.id, timeline.nextEntryDate(after: now))
+    }
+}

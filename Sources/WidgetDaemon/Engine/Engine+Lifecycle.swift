@@ -1,0 +1,40 @@
+import Foundation
+import WidgetCore
+
+extension Engine {
+    /// SIGHUP: re-reads descriptors and settings. Invalid settings keep the old ones; a bad
+    /// descriptor file is skipped as at start-up.
+    public func reload(settings newSettings: DaemonSettings?) {
+        catalog = DescriptorCatalog.load(from: widgetsDirectories)
+        for problem in catalog.problems {
+            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
+        }
+        if let newSettings {
+            settings = newSettings
+            scheduler.coalescingWindow = newSettings.coalescingWindow
+            scheduler.updateBudget(
+                limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)
+        }
+        for instance in instances.values {
+            scheduler.updateProvider(instance.id, providerKey: providerKey(for: instance.kind))
+        }
+        logger.info("configuration reloaded", metadata: ["kinds": "\(catalog.descriptors.count)", "problems": "\(catalog.problems.count)"])
+        doorbell.ring()
+    }
+
+    public var currentSettings: DaemonSettings { settings }
+
+    /// Graceful stop: no new launches; running providers are killed and their outcome applied,
+    /// so every write that was started finishes.
+    public func shutdown() async {
+        stopping = true
+        await runner.terminateAll()
+        await drainRunning()
+    }
+
+    func waitForDoorbell(upTo timeout: Duration) async {
+        await doorbell.wait(upTo: timeout)
+    }
+
+    nonisolated var bell: Doorbell { doorbell }
+}

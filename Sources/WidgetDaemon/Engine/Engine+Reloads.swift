@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import WidgetCore
+import WidgetStore
+
+extension Engine {
+    /// Carries out everything due at `now`: entry changes at once, reload batches as provider
+    /// launches that run while the actor keeps serving. Returns how many events there were.
+    @discardableResult
+    func processDue() -> Int {
+        guard !stopping else { return 0 }
+        let now = self.now
+        let events = scheduler.popDue(now: now)
+        for event in events {
+            switch event {
+            case .entryChange(let id, let date):
+                entryChanged(id, at: date)
+            case .reload(let batch):
+                launch(batch)
+            }
+        }
+        return events.count
+    }
+
+    /// Called by the scheduler loop: process what is due and say when to wake next.
+    public func tick() -> (next: Date?, now: Date, virtual: Bool) {
+        processDue()
+        return (scheduler.nextDeadline(), now, isVirtual)
+    }
+
+    /// Waits until every running launch has been applied.
+    func drainRunning() async {
+        while let task = running.values.first {
+            await task.value
+        }
+    }
+
+    private func entryChanged(_ id: InstanceID, at date: Date) {
+        guard let stored = timelines[id] else { return }
+        let current = stored.timeline.currentIndex(at: date)
+        logger.debug("entry change", metadata: ["instance": "\(id)", "date": "\(ISO8601.string(from: date))", "entry": "\(current ?? -1)"])
+        scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: max(date, now)))
+    }
+
+    private func launch(_ batch: ReloadBatch) {
+        let members = batch.members.compactMap { instances[$0.instance] }
+        guard let first = members.first, let descriptor = catalog[first.kind], let provider = descriptor.provider else {
+            // The kind lost its provider (descriptors reloaded): nothing can reload these.
+            for member in batch.members { scheduler.completed(member.instance, policyDue: nil) }
+            return
+        }
+        nextLaunchToken += 1
+        let token = nextLaunchToken
+        let request = ProviderRequest(verb: "timeline", members: members, now: batch.date)
+        let invocation = ProviderInvocation(
+            exec: provider.exec, verb: "timeline",
+            request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
+            timeout: provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes)
+        logger.debug(
+            "provider launch",
+            metadata: ["kind": "\(first.kind)", "instances": "\(members.map(\.id).joined(separator: ","))",
+                       "reasons": "\(batch.members.map(\.reason.rawValue).joined(separator: ","))"])
+        let runner = self.runner
+        running[token] = Task {
+            let outcome: Result<[Timeline], ProviderFailure>
+            do throws(ProviderFailure) {
+                let data = try await runner.run(invocation)
+                outcome = .success(try TimelineAnswer.timelines(from: data, count: members.count))
+            } catch {
+                outcome = .failure(error)
+            }
+            await self.finish(batch, members: members, outcome: outcome, token: token)
+        }
+    }
+
+    private func finish(
+        _ batch: ReloadBatch, members: [WidgetInstance], outcome: Result<[Timeline], ProviderFailure>, token: UInt64
+    ) async {
+        defer {
+            running[token] = nil
+            doorbell.ring()
+        }
+        let reasons = Dictionary(batch.members.map { ($0.instance, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        let receivedAt = now
+        var changes: [StoreChange] = []
+        for member in members {
+            let reason = reasons[member.id] ?? .policy
+            changes.append(.recordReload(member.id, date: batch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
+        }
+        switch outcome {
+        case .success(let answers):
+            for (member, timeline) in zip(members, answers) {
+                changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
+                changes.append(.deleteRequest(member.id, through: batch.date))
+            }
+        case .failure:
+            break
+        }
+        changes.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
+        var failure: String?
+        do {
+            try await store.apply(changes)
+        } catch {
+            failure = "state not saved: \(error)"
+        }
+        if case .failure(let providerFailure) = outcome { failure = providerFailure.description }
+
+        if let failure {
+            logger.warning(
+                "provider failed; previous timeline kept",
+                metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",
+                           "error": "\(failure)"])
+            for member in members where instances[member.id] != nil {
+                lastErrors[member.id] = failure
+                let previous = timelines[member.id]
+                let policy = previous.flatMap { policyDue(for: member.kind, $0.timeline, receivedAt: $0.receivedAt) }
+                // The retry waits for the budget; without one, for the minimum spacing.
+                let retryAt = scheduler.budget.enabled ? now : now.addingTimeInterval(max(settings.minimumSpacing, 1))
+                scheduler.failed(member.id, policyDue: policy, retryAt: retryAt)
+            }
+            return
+        }
+        guard case .success(let answers) = outcome else { return }
+        for (member, timeline) in zip(members, answers) {
+            guard let current = instances[member.id] else { continue }
+            lastErrors[member.id] = nil
+            install(timeline, for: current, receivedAt: receivedAt, fromProvider: true)
+            scheduler.completed(member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
+        }
+        logger.info(
+            "timelines reloaded",
+            metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",
+                       "entries": "\(answers.first?.entries.count ?? 0)"])
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import WidgetCore
+import WidgetProtocol
+import WidgetStore
+
+/// Owns the daemon's state: descriptors, instances, timelines and the scheduler. Requests and
+/// the scheduler loop go through this actor; a state change is answered only after the store
+/// has committed it, and memory is updated only after that.
+public actor Engine {
+    let store: any StateStore
+    let runner: any ProviderRunning
+    let logger: Logger
+    let stateDirectory: String
+    let widgetsDirectories: [String]
+    let wallClock: @Sendable () -> Date
+
+    var settings: DaemonSettings
+    var catalog: DescriptorCatalog
+    var scheduler: ReloadScheduler
+    var instances: [InstanceID: WidgetInstance] = [:]
+    var timelines: [InstanceID: StoredTimeline] = [:]
+    var lastErrors: [InstanceID: String] = [:]
+    /// nil on the real clock; the current virtual instant otherwise.
+    var virtualNow: Date?
+    var running: [UInt64: Task<Void, Never>] = [:]
+    var nextLaunchToken: UInt64 = 0
+    var advancing = false
+    var stopping = false
+    let doorbell = Doorbell()
+
+    public init(
+        store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,
+        widgetsDirectories: [String], stateDirectory: String, virtualStart: Date?, logger: Logger,
+        wallClock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.runner = runner
+        self.settings = settings
+        self.catalog = catalog
+        self.widgetsDirectories = widgetsDirectories
+        self.stateDirectory = stateDirectory
+        self.virtualNow = virtualStart
+        self.logger = logger
+        self.wallClock = wallClock
+        scheduler = ReloadScheduler(
+            budget: ReloadBudget(
+                limit: settings.dailyReloadLimit, spacing: settings.minimumSpacing, enabled: settings.budgetEnabled),
+            coalescingWindow: settings.coalescingWindow)
+    }
+
+    /// The daemon's clock: virtual when started with `--clock virtual:`, the wall clock otherwise.
+    var now: Date { virtualNow ?? wallClock() }
+    public var isVirtual: Bool { virtualNow != nil }
+
+    /// Rebuilds memory and the schedule from what the store holds (after any restart).
+    public func restore() async throws {
+        let state = try await store.load()
+        let now = self.now
+        for instance in state.instances {
+            instances[instance.id] = instance
+            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
+            if let dates = state.budgetedReloads[instance.id] {
+                scheduler.restoreHistory(instance.id, dates: dates)
+            }
+            if let stored = state.timelines[instance.id] {
+                timelines[instance.id] = stored
+                scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
+                scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
+            }
+            if hasProvider(instance.kind) {
+                if let request = state.requests[instance.id] {
+                    scheduler.request(instance.id, reason: request.reason, at: request.wanted)
+                } else if state.timelines[instance.id] == nil {
+                    scheduler.request(instance.id, reason: .initial, at: now)
+                }
+            }
+        }
+        logger.info(
+            "state restored",
+            metadata: ["instances": "\(instances.count)", "timelines": "\(timelines.count)", "state": "\(stateDirectory)"])
+        doorbell.ring()
+    }
+
+    // MARK: Helpers shared by the request and reload paths
+
+    func providerKey(for kind: String) -> String {
+        catalog[kind]?.provider?.key ?? ""
+    }
+
+    func hasProvider(_ kind: String) -> Bool {
+        catalog[kind]?.provider != nil
+    }
+
+    /// The policy's due date. A provider answer whose policy is already due would reload at
+    /// once, forever when the budget is off; such a reload waits the minimum spacing (at least
+    /// 1 s) after the launch that produced it.
+    func policyDue(for kind: String, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
+        guard hasProvider(kind), let date = timeline.policyDate(receivedAt: receivedAt) else { return nil }
+        if fromProvider && date <= receivedAt {
+            return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
+        }
+        return date
+    }
+
+    func instance(_ id: InstanceID) throws(RPCError) -> WidgetInstance {
+        guard let instance = instances[id] else { throw .unknownInstance(id) }
+        return instance
+    }
+
+    func commit(_ changes: [StoreChange]) async throws(RPCError) {
+        do {
+            try await store.apply(changes)
+        } catch {
+            logger.error("state not saved", metadata: ["error": "\(error)"])
+            throw RPCError.storageFailure("\(error)")
+        }
+    }
+
+    func makeInstanceID() -> InstanceID {
+        while true {
+            let id = String(format: "%08x", UInt32.random(in: 0...UInt32.max))
+            if instances[id] == nil { return id }
+        }
+    }
+
+    /// A one-line summary for systemd's STATUS=.
+    public func statusLine() -> String {
+        var line = "\(instances.count) instances, \(catalog.descriptors.count) kinds"
+        if let next = scheduler.pendingReloads().first {
+            line += ", next reload \(ISO8601.string(from: next.due))"
+        }
+        if let virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
+        return line
+    }
+}

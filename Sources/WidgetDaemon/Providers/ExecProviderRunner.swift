@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Runs providers as child processes. Each runs in its own process group, so a time-out or
+/// a too-long answer kills everything it started. The blocking I/O happens on dispatch
+/// threads, never on Swift's cooperative pool.
+public final class ExecProviderRunner: ProviderRunning {
+    private let gate: LaunchGate
+    private let live = Mutex<Set<pid_t>>([])
+
+    public init(maxConcurrent: Int) {
+        gate = LaunchGate(limit: maxConcurrent)
+    }
+
+    public var running: Int {
+        get async { await gate.running }
+    }
+
+    public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {
+        await gate.acquire()
+        let result: Result<Data, ProviderFailure> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: self.runBlocking(invocation))
+            }
+        }
+        await gate.release()
+        return try result.get()
+    }
+
+    public func terminateAll() async {
+        for pid in live.withLock({ $0 }) {
+            kill(-pid, SIGKILL)
+        }
+    }
+
+    private func runBlocking(_ invocation: ProviderInvocation) -> Result<Data, ProviderFailure> {
+        let child: SpawnedChild
+        do {
+            child = try SpawnedChild.spawn(argv: invocation.exec + [invocation.verb])
+        } catch {
+            return .failure(error)
+        }
+        live.withLock { _ = $0.insert(child.pid) }
+        defer {
+            // Whatever the provider left behind in its group goes with it.
+            kill(-child.pid, SIGKILL)
+            live.withLock { _ = $0.remove(child.pid) }
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))
+        let io = child.exchange(
+            input: invocation.request, maxOutput: invocation.maxAnswerBytes, deadline: deadline)
+        switch io {
+        case .timedOut:
+            kill(-child.pid, SIGKILL)
+            _ = child.wait(until: nil)
+            return .failure(.timedOut(invocation.timeout))
+        case .outputTooLarge:
+            kill(-child.pid, SIGKILL)
+            _ = child.wait(until: nil)
+            return .failure(.answerTooLarge(invocation.maxAnswerBytes))
+        case .finished(let output, let errorOutput):
+            guard let status = child.wait(until: deadline) else {
+                kill(-child.pid, SIGKILL)
+                _ = child.wait(until: nil)
+                return .failure(.timedOut(invocation.timeout))
+            }
+            let stderr = String(decoding: errorOutput, as: UTF8.self)
+            switch status {
+            case .exited(0): return .success(output)
+            case .exited(let code): return .failure(.exited(code, stderr: stderr))
+            case .signaled(let signal): return .failure(.signaled(signal, stderr: stderr))
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import WidgetCore
+
+/// The JSON a provider reads on stdin. The top-level fields describe the first instance of
+/// the launch (what a one-instance provider needs); `instances` lists every instance this
+/// launch serves, in the order a `{"timelines": [...]}` answer must follow.
+struct ProviderRequest: Encodable {
+    struct Member: Encodable {
+        var instance: InstanceID
+        var kind: String
+        var family: WidgetFamily
+        var configuration: [String: JSONValue]
+    }
+
+    var verb: String
+    var kind: String
+    var family: WidgetFamily
+    var configuration: [String: JSONValue]
+    var now: Date
+    var instance: InstanceID
+    var instances: [Member]
+
+    init(verb: String, members: [WidgetInstance], now: Date) {
+        let first = members[0]
+        self.verb = verb
+        kind = first.kind
+        family = first.family
+        configuration = first.configuration
+        self.now = now
+        instance = first.id
+        instances = members.map {
+            Member(instance: $0.id, kind: $0.kind, family: $0.family, configuration: $0.configuration)
+        }
+    }
+}
+
+/// Reads a `timeline` answer: one Timeline JSON (valid for every instance of the launch) or
+/// `{"timelines": [...]}` with one per instance, in request order.
+enum TimelineAnswer {
+    static func timelines(from data: Data, count: Int) throws(ProviderFailure) -> [Timeline] {
+        let json: JSONValue
+        do {
+            json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
+        } catch {
+            let text = String(decoding: data.prefix(80), as: UTF8.self)
+            throw .invalidAnswer(data.isEmpty ? "empty output" : "not JSON: \(text)")
+        }
+        guard case .object(let object) = json else { throw .invalidAnswer("expected a JSON object") }
+        do {
+            if let many = object["timelines"] {
+                let timelines = try decode([Timeline].self, many)
+                guard timelines.count == count else {
+                    throw ProviderFailure.invalidAnswer("\(timelines.count) timelines for \(count) instances")
+                }
+                return timelines
+            }
+            let one = try decode(Timeline.self, json)
+            return Array(repeating: one, count: count)
+        } catch let failure as ProviderFailure {
+            throw failure
+        } catch let error as DecodingError {
+            throw .invalidAnswer(error.shortDescription)
+        } catch {
+            throw .invalidAnswer("\(error)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {
+        try WidgetJSON.decoder.decode(type, from: WidgetJSON.encoder.encode(value))
+    }
+}
+
+extension DecodingError {
+    var shortDescription: String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch self {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context): return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(self)"
+        }
+    }
+}

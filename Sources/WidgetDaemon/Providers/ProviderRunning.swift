@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs a provider once. The daemon depends on this protocol so tests and benchmarks can
+/// substitute the exec runner.
+public protocol ProviderRunning: Sendable {
+    func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data
+    /// Kills every provider still running (shutdown).
+    func terminateAll() async
+    var running: Int { get async }
+}
+
+/// One launch: `exec... verb` with `request` on stdin.
+public struct ProviderInvocation: Sendable {
+    public var exec: [String]
+    public var verb: String
+    public var request: Data
+    public var timeout: TimeInterval
+    public var maxAnswerBytes: Int
+
+    public init(exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int) {
+        self.exec = exec
+        self.verb = verb
+        self.request = request
+        self.timeout = timeout
+        self.maxAnswerBytes = maxAnswerBytes
+    }
+}
+
+/// Why a launch produced no usable answer. The text is what the log and `timeline` show.
+public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable {
+    case spawnFailed(String)
+    case timedOut(TimeInterval)
+    case exited(Int32, stderr: String)
+    case signaled(Int32, stderr: String)
+    case answerTooLarge(Int)
+    case invalidAnswer(String)
+
+    public var description: String {
+        switch self {
+        case .spawnFailed(let reason): "could not start: \(reason)"
+        case .timedOut(let seconds): "timed out after \(DurationText.formatSeconds(seconds)) and was killed"
+        case .exited(let code, let stderr): "exited with status \(code)" + Self.tail(stderr)
+        case .signaled(let signal, let stderr): "killed by signal \(signal)" + Self.tail(stderr)
+        case .answerTooLarge(let limit): "answer longer than \(limit) bytes"
+        case .invalidAnswer(let reason): "invalid answer: \(reason)"
+        }
+    }
+
+    private static func tail(_ stderr: String) -> String {
+        let trimmed = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return "" }
+        let lastLine = trimmed.split(separator: "\n").last.map(String.init) ?? trimmed
+        return ": \(lastLine.prefix(300))"
+    }
+}
+
+enum DurationText {
+    static func formatSeconds(_ seconds: TimeInterval) -> String {
+        seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

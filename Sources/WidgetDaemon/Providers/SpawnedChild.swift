@@ -1,0 +1,153 @@
+import CSystemd
+import Glibc
+import Foundation
+
+/// A child process with pipes on stdin, stdout and stderr, in a process group of its own.
+struct SpawnedChild {
+    let pid: pid_t
+    let stdin: CInt
+    let stdout: CInt
+    let stderr: CInt
+
+    enum Exchange {
+        case finished(output: Data, errorOutput: Data)
+        case timedOut
+        case outputTooLarge
+    }
+
+    enum Status {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    static func spawn(argv: [String]) throws(ProviderFailure) -> SpawnedChild {
+        var input: [CInt] = [-1, -1]
+        var output: [CInt] = [-1, -1]
+        var errors: [CInt] = [-1, -1]
+        guard widgetd_pipe_cloexec(&input) == 0, widgetd_pipe_cloexec(&output) == 0, widgetd_pipe_cloexec(&errors) == 0 else {
+            let reason = String(cString: strerror(errno))
+            for fd in input + output + errors where fd >= 0 { close(fd) }
+            throw .spawnFailed("pipe: \(reason)")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Own process group (so a kill reaches grandchildren); default signal handling and an
+        // empty mask, because the daemon ignores SIGPIPE and exec keeps ignored signals.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawn = argv[0].contains("/") ? posix_spawn : posix_spawnp
+        let result = spawn(&pid, argv[0], &actions, &attributes, &cArguments, Glibc.environ)
+        close(input[0])
+        close(output[1])
+        close(errors[1])
+        guard result == 0 else {
+            close(input[1])
+            close(output[0])
+            close(errors[0])
+            throw .spawnFailed("\(argv[0]): \(String(cString: strerror(result)))")
+        }
+        for fd in [input[1], output[0], errors[0]] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        return SpawnedChild(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0])
+    }
+
+    /// Writes `input`, reads stdout and stderr until both close, within `deadline`.
+    /// Keeps at most `maxOutput` bytes of stdout and the last 4 KiB of stderr.
+    func exchange(input: Data, maxOutput: Int, deadline: ContinuousClock.Instant) -> Exchange {
+        var inputFD: CInt = stdin
+        var outputFD: CInt = stdout
+        var errorFD: CInt = stderr
+        defer {
+            for fd in [inputFD, outputFD, errorFD] where fd >= 0 { close(fd) }
+        }
+        let bytes = [UInt8](input)
+        var written = 0
+        if bytes.isEmpty {
+            close(inputFD)
+            inputFD = -1
+        }
+        var output = Data()
+        var errors = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while outputFD >= 0 || errorFD >= 0 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return .timedOut }
+            let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+            var fds: [pollfd] = []
+            if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
+            if outputFD >= 0 { fds.append(pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)) }
+            if errorFD >= 0 { fds.append(pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), CInt(min(max(milliseconds, 1), 60_000)))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .timedOut
+            }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == inputFD {
+                    let count = bytes[written...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
+                    if count > 0 { written += count }
+                    // Done, or the provider closed its stdin without reading (EPIPE): fine either way.
+                    if written >= bytes.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
+                        close(inputFD)
+                        inputFD = -1
+                    }
+                } else if entry.fd == outputFD {
+                    let count = read(outputFD, &buffer, buffer.count)
+                    if count > 0 {
+                        output.append(contentsOf: buffer[0..<count])
+                        if output.count > maxOutput { return .outputTooLarge }
+                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                        close(outputFD)
+                        outputFD = -1
+                    }
+                } else if entry.fd == errorFD {
+                    let count = read(errorFD, &buffer, buffer.count)
+                    if count > 0 {
+                        errors.append(contentsOf: buffer[0..<count])
+                        if errors.count > 8192 { errors = errors.suffix(4096) }
+                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                        close(errorFD)
+                        errorFD = -1
+                    }
+                }
+            }
+        }
+        return .finished(output: output, errorOutput: errors)
+    }
+
+    /// Reaps the child. With a deadline, gives up (nil) when it passes.
+    func wait(until deadline: ContinuousClock.Instant?) -> Status? {
+        var status: CInt = 0
+        while true {
+            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
+            if result == pid { break }
+            if result < 0 && errno != EINTR { return .exited(-1) }
+            if let deadline {
+                if ContinuousClock.now >= deadline { return nil }
+                usleep(2000)
+            }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import WidgetProtocol
+
+/// The control socket: newline-delimited JSON-RPC on a unix stream socket, many clients at
+/// once, requests of one connection answered in order.
+public final class ControlServer: Service {
+    public static let maxLineBytes = 1 << 20
+
+    private let listener: NIOAsyncChannel<NIOAsyncChannel<Frame, ByteBuffer>, Never>
+    private let router: RequestRouter
+    private let logger: Logger
+    /// The path this process bound (and so removes on exit); nil when systemd passed the socket.
+    public let boundPath: String?
+
+    private init(
+        listener: NIOAsyncChannel<NIOAsyncChannel<Frame, ByteBuffer>, Never>, router: RequestRouter, logger: Logger,
+        boundPath: String?
+    ) {
+        self.listener = listener
+        self.router = router
+        self.logger = logger
+        self.boundPath = boundPath
+    }
+
+    /// Binds `path` (mode 0660), or adopts `inheritedSocket` from systemd without touching it.
+    public static func listen(
+        path: String, inheritedSocket: CInt?, router: RequestRouter, logger: Logger, group: any EventLoopGroup
+    ) async throws -> ControlServer {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<Frame, ByteBuffer>> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineFrameDecoder(limit: maxLineBytes)))
+                return try NIOAsyncChannel<Frame, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
+        }
+        if let fd = inheritedSocket {
+            let listener = try await bootstrap.bind(fd, childChannelInitializer: initializer)
+            logger.info("listening on socket passed by systemd", metadata: ["fd": "\(fd)"])
+            return ControlServer(listener: listener, router: router, logger: logger, boundPath: nil)
+        }
+        try SocketPath.prepare(path)
+        let listener = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initializer)
+        chmod(path, 0o660)
+        logger.info("listening", metadata: ["socket": "\(path)"])
+        return ControlServer(listener: listener, router: router, logger: logger, boundPath: path)
+    }
+
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await listener.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+                // The listener is closed: end the connections still open too.
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.listener.channel.close(promise: nil)
+        }
+        if let boundPath { unlink(boundPath) }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<Frame, ByteBuffer>) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                for try await frame in inbound {
+                    switch frame {
+                    case .line(let buffer):
+                        guard buffer.readableBytesView.contains(where: { !Self.isSpace($0) }) else { continue }
+                        if let answer = await router.handle(Data(buffer.readableBytesView)) {
+                            var out = ByteBuffer(bytes: answer)
+                            out.writeInteger(UInt8(ascii: "\n"))
+                            try await outbound.write(out)
+                        }
+                    case .tooLong:
+                        var out = ByteBuffer(bytes: RequestRouter.encode(
+                            RPCFailure(id: nil, error: .messageTooLarge(limit: Self.maxLineBytes))))
+                        out.writeInteger(UInt8(ascii: "\n"))
+                        try await outbound.write(out)
+                        return
+                    }
+                }
+            }
+        } catch {
+            logger.debug("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+}

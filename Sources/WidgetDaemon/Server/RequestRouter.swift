@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import WidgetCore
+import WidgetProtocol
+
+/// Decodes one request line, calls the engine, encodes the answer. Holds no state, so it is
+/// testable without a socket.
+public struct RequestRouter: Sendable {
+    let engine: Engine
+    let logger: Logger
+
+    public init(engine: Engine, logger: Logger) {
+        self.engine = engine
+        self.logger = logger
+    }
+
+    /// The answer line (without its newline), or nil for a notification.
+    public func handle(_ line: Data) async -> Data? {
+        let request: IncomingRequest
+        switch RequestDecoder.decode(line) {
+        case .failure(let failure):
+            return Self.encode(RPCFailure(id: failure.id, error: failure.error))
+        case .success(let decoded):
+            request = decoded
+        }
+        let answer: Data
+        do {
+            answer = try await dispatch(request)
+        } catch let error as RPCError {
+            answer = Self.encode(RPCFailure(id: request.id, error: error))
+        } catch {
+            logger.error("request failed", metadata: ["method": "\(request.method)", "error": "\(error)"])
+            answer = Self.encode(RPCFailure(
+                id: request.id, error: RPCError(code: RPCError.Code.internalError, message: "internal error: \(error)")))
+        }
+        return request.isNotification ? nil : answer
+    }
+
+    private func dispatch(_ request: IncomingRequest) async throws -> Data {
+        guard let method = RPCMethod(rawValue: request.method) else { throw RPCError.methodNotFound(request.method) }
+        let id = request.id
+        switch method {
+        case .ping: return Self.reply(id, await engine.ping())
+        case .status: return Self.reply(id, await engine.status())
+        case .widgets: return Self.reply(id, await engine.widgets())
+        case .add: return Self.reply(id, try await engine.add(request.params(AddParams.self)))
+        case .remove: return Self.reply(id, try await engine.remove(request.params(InstanceParams.self)))
+        case .configure: return Self.reply(id, try await engine.configure(request.params(ConfigureParams.self)))
+        case .list: return Self.reply(id, await engine.list())
+        case .timeline: return Self.reply(id, try await engine.timeline(request.params(InstanceParams.self)))
+        case .push: return Self.reply(id, try await engine.push(request.params(PushParams.self)))
+        case .reloadTimelines:
+            return Self.reply(id, try await engine.reloadTimelines(request.params(ReloadTimelinesParams.self)))
+        case .reloadAllTimelines:
+            return Self.reply(id, try await engine.reloadAllTimelines(request.params(ReloadAllParams.self)))
+        case .schedule: return Self.reply(id, await engine.schedule())
+        case .budget: return Self.reply(id, try await engine.budget(request.params(InstanceParams.self)))
+        case .clock: return Self.reply(id, await engine.clockInfo())
+        case .clockAdvance: return Self.reply(id, try await engine.advance(request.params(ClockAdvanceParams.self)))
+        case .clockSet: return Self.reply(id, try await engine.setClock(request.params(ClockSetParams.self)))
+        }
+    }
+
+    static func reply<R: Encodable>(_ id: RPCID?, _ result: R) -> Data {
+        encode(RPCSuccess(id: id, result: result))
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        (try? WidgetJSON.encoder.encode(value))
+            ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: answer not encodable"}}"#.utf8)
+    }
+}

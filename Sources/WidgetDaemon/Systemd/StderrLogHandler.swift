@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+
+/// One line per event on stderr: `<N>` priority prefix when stderr is a journal stream
+/// (so journald keeps the level), a timestamp otherwise.
+public struct StderrLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    private let label: String
+    private let priorityPrefix: Bool
+
+    public init(label: String, priorityPrefix: Bool) {
+        self.label = label
+        self.priorityPrefix = priorityPrefix
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let details = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let head = priorityPrefix
+            ? "<\(event.level.syslogPriority)>"
+            : "\(Date().formatted(.iso8601)) \(event.level)"
+        let line = "\(head) \(event.message)\(details.isEmpty ? "" : " " + details)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
+
+/// Where logs go: the journal when stderr is the journal's stream (`$JOURNAL_STREAM`
+/// matches stderr's device and inode), stderr otherwise.
+public enum LogTarget: String, Sendable, CaseIterable {
+    case auto, journal, stderr
+
+    public func resolved() -> LogTarget {
+        guard self == .auto else { return self }
+        return Self.stderrIsJournal() ? .journal : .stderr
+    }
+
+    static func stderrIsJournal() -> Bool {
+        guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+        let parts = stream.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        var info = stat()
+        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+
+    /// Installs the handler once per process.
+    public func bootstrap(level: Logger.Level) {
+        let target = resolved()
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = target == .journal
+                ? JournalLogHandler(label: label)
+                : StderrLogHandler(label: label, priorityPrefix: ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import WidgetCore
+
+/// A JSON-RPC error object. Standard codes from -32700..-32600; widgetd's own from -32000 down.
+public struct RPCError: Error, Codable, Sendable, Hashable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+    public var data: JSONValue?
+
+    public init(code: Int, message: String, data: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    public var description: String { "\(message) (\(code))" }
+}
+
+extension RPCError {
+    public enum Code {
+        public static let parseError = -32700
+        public static let invalidRequest = -32600
+        public static let methodNotFound = -32601
+        public static let invalidParams = -32602
+        public static let internalError = -32603
+        public static let unknownKind = -32001
+        public static let unknownInstance = -32002
+        public static let unsupportedFamily = -32003
+        public static let clockNotVirtual = -32004
+        public static let storageFailure = -32005
+        public static let messageTooLarge = -32006
+        public static let busy = -32007
+        public static let noProvider = -32008
+    }
+
+    public static func parseError(_ detail: String) -> RPCError {
+        RPCError(code: Code.parseError, message: "parse error: \(detail)")
+    }
+
+    public static func invalidRequest(_ detail: String) -> RPCError {
+        RPCError(code: Code.invalidRequest, message: "invalid request: \(detail)")
+    }
+
+    public static func methodNotFound(_ method: String) -> RPCError {
+        RPCError(code: Code.methodNotFound, message: "method not found: '\(method)'")
+    }
+
+    public static func invalidParams(_ detail: String) -> RPCError {
+        RPCError(code: Code.invalidParams, message: "invalid params: \(detail)")
+    }
+
+    public static func unknownKind(_ kind: String) -> RPCError {
+        RPCError(code: Code.unknownKind, message: "unknown kind '\(kind)'", data: .object(["kind": .string(kind)]))
+    }
+
+    public static func unknownInstance(_ id: String) -> RPCError {
+        RPCError(code: Code.unknownInstance, message: "no instance with id '\(id)'", data: .object(["id": .string(id)]))
+    }
+
+    public static func unsupportedFamily(_ family: String, kind: String, supported: [WidgetFamily]) -> RPCError {
+        RPCError(
+            code: Code.unsupportedFamily,
+            message: "kind '\(kind)' does not support family '\(family)' (supported: \(supported.map(\.rawValue).joined(separator: ", ")))")
+    }
+
+    public static let clockNotVirtual = RPCError(
+        code: Code.clockNotVirtual,
+        message: "the daemon runs on the real clock; start it with --clock virtual:ISO8601 to move time")
+
+    public static func storageFailure(_ detail: String) -> RPCError {
+        RPCError(code: Code.storageFailure, message: "state could not be saved, nothing changed: \(detail)")
+    }
+
+    public static func messageTooLarge(limit: Int) -> RPCError {
+        RPCError(code: Code.messageTooLarge, message: "message longer than \(limit) bytes; closing the connection")
+    }
+}

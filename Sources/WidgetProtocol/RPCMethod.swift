@@ -1,0 +1,21 @@
+/// The control socket's methods. All are stable within protocol version 1.
+public enum RPCMethod: String, Sendable, CaseIterable {
+    case ping
+    case status
+    case widgets
+    case add
+    case remove
+    case configure
+    case list
+    case timeline
+    case push
+    /// WidgetCenter's `reloadTimelines(ofKind:)`, for one or more kinds.
+    case reloadTimelines
+    /// WidgetCenter's `reloadAllTimelines()`.
+    case reloadAllTimelines
+    case schedule
+    case budget
+    case clock
+    case clockAdvance = "clock.advance"
+    case clockSet = "clock.set"
+}

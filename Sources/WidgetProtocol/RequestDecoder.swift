@@ -1,0 +1,111 @@
+import Foundation
+import WidgetCore
+
+/// One request line, checked against JSON-RPC 2.0; params stay raw until the handler knows
+/// their type.
+public struct IncomingRequest: Sendable {
+    public var id: RPCID?
+    public var method: String
+    /// The whole line, decoded again for the typed params.
+    public var line: Data
+    public var hasParams: Bool
+
+    /// A request without an id gets no answer (JSON-RPC notification).
+    public var isNotification: Bool { id == nil }
+
+    /// Decodes `params` as `P`; absent params decode as an empty object. A mismatch is an
+    /// invalid-params error that names the field.
+    public func params<P: Decodable>(_ type: P.Type) throws(RPCError) -> P {
+        do {
+            if hasParams {
+                return try WidgetJSON.decoder.decode(ParamsBox<P>.self, from: line).params
+            }
+            return try WidgetJSON.decoder.decode(P.self, from: Data("{}".utf8))
+        } catch let error as DecodingError {
+            throw RPCError.invalidParams(error.readable(root: "params"))
+        } catch {
+            throw RPCError.invalidParams("\(error)")
+        }
+    }
+
+    private struct ParamsBox<P: Decodable>: Decodable {
+        var params: P
+    }
+}
+
+/// Turns a line into a request, or into the error to answer with (and the id, when readable).
+public enum RequestDecoder {
+    public static func decode(_ line: Data) -> Result<IncomingRequest, RequestFailure> {
+        let json: JSONValue
+        do {
+            json = try WidgetJSON.decoder.decode(JSONValue.self, from: line)
+        } catch {
+            let detail = String(data: line, encoding: .utf8) == nil ? "not UTF-8" : "not valid JSON"
+            return .failure(RequestFailure(id: nil, error: .parseError(detail)))
+        }
+        guard case .object(let object) = json else {
+            return .failure(RequestFailure(id: nil, error: .invalidRequest("expected a JSON object")))
+        }
+        var id: RPCID?
+        switch object["id"] {
+        case nil, .null?: id = nil
+        case .integer(let number)?: id = .number(number)
+        case .string(let text)?: id = .string(text)
+        default:
+            return .failure(RequestFailure(id: nil, error: .invalidRequest("id must be an integer or a string")))
+        }
+        guard object["jsonrpc"] == .string("2.0") else {
+            return .failure(RequestFailure(id: id, error: .invalidRequest("jsonrpc must be \"2.0\"")))
+        }
+        guard case .string(let method)? = object["method"] else {
+            return .failure(RequestFailure(id: id, error: .invalidRequest("method must be a string")))
+        }
+        switch object["params"] {
+        case nil, .null?:
+            return .success(IncomingRequest(id: id, method: method, line: line, hasParams: false))
+        case .object?:
+            return .success(IncomingRequest(id: id, method: method, line: line, hasParams: true))
+        default:
+            return .failure(RequestFailure(id: id, error: .invalidParams("params must be an object")))
+        }
+    }
+}
+
+public struct RequestFailure: Error, Sendable {
+    public var id: RPCID?
+    public var error: RPCError
+}
+
+extension DecodingError {
+    /// `params.family: expected String`-style text: the path and what was wrong.
+    public func readable(root: String) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(root) { text, key in
+                if let index = key.intValue { return "\(text)[\(index)]" }
+                return text.isEmpty ? key.stringValue : "\(text).\(key.stringValue)"
+            }
+        }
+        switch self {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): required"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.describe(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.describe(type)), got null"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(self)"
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Double.Type: "a number"
+        default: "\(type)".contains("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import WidgetCore
+
+/// `StateStore` on SQLite through GRDB: WAL journal, `synchronous = FULL` so an answered
+/// request survives a crash or power loss, schema evolved by migrations.
+public final class SQLiteStateStore: StateStore {
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) `state.sqlite` in `directory`.
+    public init(directory: String) throws {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError("cannot create state directory \(directory): \(error.localizedDescription)")
+        }
+        guard manager.isWritableFile(atPath: directory) else {
+            throw StoreError("state directory \(directory) is not writable")
+        }
+        path = directory + "/state.sqlite"
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw StoreError("cannot open state database \(path): \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "instance") { table in
+                table.primaryKey("id", .text)
+                table.column("kind", .text).notNull()
+                table.column("family", .text).notNull()
+                table.column("configuration", .text).notNull()
+                table.column("created", .double).notNull()
+            }
+            try db.create(table: "timeline") { table in
+                table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
+                table.column("json", .text).notNull()
+                table.column("receivedAt", .double).notNull()
+            }
+            try db.create(table: "reload") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("instance", .text).notNull().references("instance", onDelete: .cascade).indexed()
+                table.column("date", .double).notNull()
+                table.column("reason", .text).notNull()
+                table.column("budgeted", .boolean).notNull()
+            }
+            try db.create(table: "request") { table in
+                table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
+                table.column("reason", .text).notNull()
+                table.column("wanted", .double).notNull()
+            }
+        }
+        return migrator
+    }
+
+    public func load() async throws -> PersistedState {
+        try await pool.read { db in
+            var state = PersistedState()
+            for row in try Row.fetchAll(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id") {
+                let id: String = row["id"]
+                let familyName: String = row["family"]
+                guard let family = WidgetFamily(rawValue: familyName) else {
+                    throw StoreError("instance \(id) has unknown family '\(familyName)' in \(self.path)")
+                }
+                let configurationText: String = row["configuration"]
+                let configuration = try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
+                state.instances.append(WidgetInstance(
+                    id: id, kind: row["kind"], family: family, configuration: configuration,
+                    created: Date(timeIntervalSince1970: row["created"])))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT instance, json, receivedAt FROM timeline") {
+                let text: String = row["json"]
+                let timeline = try WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8))
+                state.timelines[row["instance"]] = StoredTimeline(
+                    timeline: timeline, receivedAt: Date(timeIntervalSince1970: row["receivedAt"]))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
+                state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted FROM request") {
+                let reasonName: String = row["reason"]
+                guard let reason = ReloadReason(rawValue: reasonName) else { continue }
+                state.requests[row["instance"]] = StoredRequest(reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]))
+            }
+            return state
+        }
+    }
+
+    public func apply(_ changes: [StoreChange]) async throws {
+        guard !changes.isEmpty else { return }
+        // Encode outside the transaction: a value that cannot be encoded aborts before any write.
+        let statements = try changes.map(Self.statement(for:))
+        try await pool.write { db in
+            for (sql, arguments) in statements {
+                try db.execute(sql: sql, arguments: arguments)
+            }
+        }
+    }
+
+    private static func statement(for change: StoreChange) throws -> (String, StatementArguments) {
+        switch change {
+        case .putInstance(let instance):
+            let configuration = String(decoding: try WidgetJSON.encoder.encode(instance.configuration), as: UTF8.self)
+            return (
+                """
+                INSERT INTO instance (id, kind, family, configuration, created) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
+                    configuration = excluded.configuration
+                """,
+                [instance.id, instance.kind, instance.family.rawValue, configuration, instance.created.timeIntervalSince1970]
+            )
+        case .deleteInstance(let id):
+            // Cascades to timeline, reload and request rows.
+            return ("DELETE FROM instance WHERE id = ?", [id])
+        case .putTimeline(let id, let timeline, let receivedAt):
+            let json = String(decoding: try WidgetJSON.encoder.encode(timeline), as: UTF8.self)
+            // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
+            return (
+                """
+                INSERT OR REPLACE INTO timeline (instance, json, receivedAt)
+                SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                """,
+                [id, json, receivedAt.timeIntervalSince1970, id]
+            )
+        case .recordReload(let id, let date, let reason, let budgeted):
+            return (
+                """
+                INSERT INTO reload (instance, date, reason, budgeted)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                """,
+                [id, date.timeIntervalSince1970, reason.rawValue, budgeted, id]
+            )
+        case .pruneReloads(let before):
+            return ("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])
+        case .putRequest(let id, let reason, let wanted):
+            return (
+                """
+                INSERT OR REPLACE INTO request (instance, reason, wanted)
+                SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                """,
+                [id, reason.rawValue, wanted.timeIntervalSince1970, id]
+            )
+        case .deleteRequest(let id, let through):
+            return ("DELETE FROM request WHERE instance = ? AND wanted <= ?", [id, through.timeIntervalSince1970])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import WidgetCore
+
+/// Durable state. Every call to `apply` is one transaction: when it returns, the changes are
+/// committed (and synced); when it throws, none of them are.
+public protocol StateStore: Sendable {
+    func load() async throws -> PersistedState
+    func apply(_ changes: [StoreChange]) async throws
+}
+
+/// One change to durable state.
+public enum StoreChange: Sendable {
+    case putInstance(WidgetInstance)
+    /// Removes the instance with its timeline, requests and reload history.
+    case deleteInstance(InstanceID)
+    case putTimeline(InstanceID, Timeline, receivedAt: Date)
+    /// A reload that ran; budgeted ones count against the budget after a restart.
+    case recordReload(InstanceID, date: Date, reason: ReloadReason, budgeted: Bool)
+    /// Forgets reload history older than the budget window.
+    case pruneReloads(before: Date)
+    /// A reload that was asked for and not yet carried out (so a crash does not lose it).
+    case putRequest(InstanceID, reason: ReloadReason, wanted: Date)
+    /// Forgets the requests a launch at `through` satisfied (those wanted up to then); a
+    /// request made while the launch ran stays.
+    case deleteRequest(InstanceID, through: Date)
+}
+
+/// Everything needed to rebuild the daemon after a restart.
+public struct PersistedState: Sendable {
+    public var instances: [WidgetInstance] = []
+    public var timelines: [InstanceID: StoredTimeline] = [:]
+    /// Budgeted reload dates per instance, oldest first.
+    public var budgetedReloads: [InstanceID: [Date]] = [:]
+    public var requests: [InstanceID: StoredRequest] = [:]
+
+    public init() {}
+}
+
+public struct StoredTimeline: Sendable {
+    public var timeline: Timeline
+    public var receivedAt: Date
+
+    public init(timeline: Timeline, receivedAt: Date) {
+        self.timeline = timeline
+        self.receivedAt = receivedAt
+    }
+}
+
+public struct StoredRequest: Sendable {
+    public var reason: ReloadReason
+    public var wanted: Date
+
+    public init(reason: ReloadReason, wanted: Date) {
+        self.reason = reason
+        self.wanted = wanted
+    }
+}
+
+/// The state could not be opened or written; the message says what and where.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

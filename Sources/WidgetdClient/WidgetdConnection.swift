@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import WidgetCore
+import WidgetProtocol
+
+/// A blocking JSON-RPC connection to the daemon. One request at a time; not shared
+/// between threads.
+public final class WidgetdConnection {
+    public let path: String
+    private let fd: CInt
+    private var buffer = Data()
+    private var nextID: Int64 = 1
+
+    public init(path: String = SocketLocation.defaultPath()) throws(WidgetdClientError) {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno))) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw .cannotConnect(path: path, reason: "path too long for a unix socket")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .cannotConnect(path: path, reason: reason)
+        }
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Calls `method` and decodes its result; a daemon error becomes `.daemon(RPCError)`.
+    public func call<Params: Encodable, Result: Decodable>(
+        _ method: RPCMethod, _ params: Params, as type: Result.Type = Result.self
+    ) throws(WidgetdClientError) -> Result {
+        let line = try raw(method.rawValue, params)
+        do {
+            let head = try WidgetJSON.decoder.decode(RPCResponseHead.self, from: line)
+            if let error = head.error { throw WidgetdClientError.daemon(error) }
+            return try WidgetJSON.decoder.decode(RPCResultBox<Result>.self, from: line).result
+        } catch let error as WidgetdClientError {
+            throw error
+        } catch {
+            throw .badResponse("\(error)")
+        }
+    }
+
+    /// Sends a request and returns the answer line as it came.
+    public func raw<Params: Encodable>(_ method: String, _ params: Params) throws(WidgetdClientError) -> Data {
+        let id = nextID
+        nextID += 1
+        var request: Data
+        do {
+            request = try WidgetJSON.encoder.encode(RPCRequest(id: .number(id), method: method, params: params))
+        } catch {
+            throw .badResponse("request not encodable: \(error)")
+        }
+        request.append(UInt8(ascii: "\n"))
+        try send(request)
+        return try readLine()
+    }
+
+    private func send(_ data: Data) throws(WidgetdClientError) {
+        var offset = 0
+        let bytes = [UInt8](data)
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .connectionLost(String(cString: strerror(errno)))
+            }
+            offset += count
+        }
+    }
+
+    private func readLine() throws(WidgetdClientError) -> Data {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                return Data(line)
+            }
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .connectionLost(String(cString: strerror(errno)))
+            }
+            if count == 0 { throw .connectionLost("the daemon closed the connection") }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+}
+
+public enum WidgetdClientError: Error, CustomStringConvertible {
+    /// The socket could not be reached: no daemon, wrong path, no permission.
+    case cannotConnect(path: String, reason: String)
+    case connectionLost(String)
+    /// The daemon answered with a JSON-RPC error.
+    case daemon(RPCError)
+    case badResponse(String)
+
+    public var description: String {
+        switch self {
+        case .cannotConnect(let path, let reason): "cannot reach widgetd at \(path): \(reason)"
+        case .connectionLost(let reason): "connection to widgetd lost: \(reason)"
+        case .daemon(let error): error.message
+        case .badResponse(let reason): "unexpected answer from widgetd: \(reason)"
+        }
+    }
+}
