@@ -34,7 +34,7 @@ extension DaemonSettings {
     public static func parse(_ text: String) throws(SettingsError) -> DaemonSettings {
         var settings = DaemonSettings()
         var section = ""
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }

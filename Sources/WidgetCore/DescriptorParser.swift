@@ -107,8 +107,23 @@ public enum DescriptorParser {
     /// looked up on PATH when launched.
     static func resolveProgram(_ program: String, folder: String) -> String {
         guard program.contains("/"), !program.hasPrefix("/") else { return program }
-        let joined = (folder.isEmpty ? "." : folder) + "/" + program
-        return (joined as NSString).standardizingPath
+        return lexicallyNormalised((folder.isEmpty ? "." : folder) + "/" + program)
+    }
+
+    /// Removes `.` and resolves `..` without touching the file system, so a provider that is
+    /// a symlink (a multi-call binary) keeps the name the descriptor gave it.
+    static func lexicallyNormalised(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != ".." { parts.removeLast() } else if !path.hasPrefix("/") { parts.append(part) }
+            default: parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     static func isValidKind(_ kind: String) -> Bool {

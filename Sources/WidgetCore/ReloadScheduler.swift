@@ -25,7 +25,12 @@ public struct ReloadScheduler: Sendable {
 
     /// Registers an instance; `providerKey` groups instances that share launches.
     public mutating func add(_ id: InstanceID, kind: String, providerKey: String) {
-        slots[id] = Slot(kind: kind, providerKey: providerKey)
+        // Generations come from one sequence for all slots, so wake-ups left in the heap by a
+        // removed instance never match a new slot with the same id.
+        var slot = Slot(kind: kind, providerKey: providerKey)
+        slot.reloadGeneration = nextSequence()
+        slot.entryGeneration = nextSequence()
+        slots[id] = slot
     }
 
     public mutating func remove(_ id: InstanceID) {
@@ -94,7 +99,7 @@ public struct ReloadScheduler: Sendable {
     /// The next date the shown entry changes (nil: none).
     public mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) {
         guard var slot = slots[id] else { return }
-        slot.entryGeneration &+= 1
+        slot.entryGeneration = nextSequence()
         slot.nextEntryChange = date
         slots[id] = slot
         if let date {
@@ -197,7 +202,7 @@ public struct ReloadScheduler: Sendable {
             slot.inFlight = true
             slot.request = nil
             slot.policyDue = nil
-            slot.reloadGeneration &+= 1
+            slot.reloadGeneration = nextSequence()
             slots[member.instance] = slot
             pendingByProvider[key]?.remove(member.instance)
             if budget.applies(to: member.reason) {
@@ -224,7 +229,7 @@ public struct ReloadScheduler: Sendable {
 
     private mutating func reschedule(_ id: InstanceID) {
         guard var slot = slots[id] else { return }
-        slot.reloadGeneration &+= 1
+        slot.reloadGeneration = nextSequence()
         slots[id] = slot
         guard let pending = pendingReload(id, slot) else {
             pendingByProvider[slot.providerKey]?.remove(id)

@@ -11,10 +11,17 @@ public enum SchedulerEvent: Sendable, Hashable {
 /// Instances of one provider reloaded by one launch.
 public struct ReloadBatch: Sendable, Hashable {
     public var providerKey: String
-    /// When the launch happens: the earliest due time of its members.
+    /// When the launch happens: the `now` it was popped at (on the virtual clock, the
+    /// earliest due time of its members).
     public var date: Date
     /// Earliest wanted first.
     public var members: [ReloadMember]
+
+    public init(providerKey: String, date: Date, members: [ReloadMember]) {
+        self.providerKey = providerKey
+        self.date = date
+        self.members = members
+    }
 }
 
 public struct ReloadMember: Sendable, Hashable {
@@ -22,6 +29,12 @@ public struct ReloadMember: Sendable, Hashable {
     public var reason: ReloadReason
     /// When the reload was wanted (policy date or request time); the launch may be up to W earlier.
     public var wanted: Date
+
+    public init(instance: InstanceID, reason: ReloadReason, wanted: Date) {
+        self.instance = instance
+        self.reason = reason
+        self.wanted = wanted
+    }
 }
 
 /// A pending reload as `widgetctl schedule` shows it.

@@ -5,22 +5,31 @@ import WidgetCore
 /// their type.
 public struct IncomingRequest: Sendable {
     public var id: RPCID?
+    /// Only a request without an `id` member is a notification; `"id": null` is answered.
+    public var hasID: Bool
     public var method: String
     /// The whole line, decoded again for the typed params.
     public var line: Data
     public var hasParams: Bool
 
     /// A request without an id gets no answer (JSON-RPC notification).
-    public var isNotification: Bool { id == nil }
+    public var isNotification: Bool { !hasID }
 
     /// Decodes `params` as `P`; absent params decode as an empty object. A mismatch is an
     /// invalid-params error that names the field.
     public func params<P: Decodable>(_ type: P.Type) throws(RPCError) -> P {
         do {
             if hasParams {
-                return try WidgetJSON.decoder.decode(ParamsBox<P>.self, from: line).params
+                do {
+                    return try WidgetJSON.decoder.decode(ParamsBox<P>.self, from: line).params
+                } catch let error as DecodingError {
+                    // The coding path already starts at the `params` key of the box.
+                    throw RPCError.invalidParams(error.readable(root: ""))
+                }
             }
             return try WidgetJSON.decoder.decode(P.self, from: Data("{}".utf8))
+        } catch let error as RPCError {
+            throw error
         } catch let error as DecodingError {
             throw RPCError.invalidParams(error.readable(root: "params"))
         } catch {
@@ -60,11 +69,12 @@ public enum RequestDecoder {
         guard case .string(let method)? = object["method"] else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("method must be a string")))
         }
+        let hasID = object["id"] != nil
         switch object["params"] {
         case nil, .null?:
-            return .success(IncomingRequest(id: id, method: method, line: line, hasParams: false))
+            return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: false))
         case .object?:
-            return .success(IncomingRequest(id: id, method: method, line: line, hasParams: true))
+            return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: true))
         default:
             return .failure(RequestFailure(id: id, error: .invalidParams("params must be an object")))
         }

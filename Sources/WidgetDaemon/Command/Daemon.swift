@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import ServiceLifecycle
+import UnixSignals
 import WidgetCore
 import WidgetStore
 
@@ -41,9 +42,9 @@ struct Daemon {
             path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
             router: RequestRouter(engine: engine, logger: logger), logger: logger,
             group: MultiThreadedEventLoopGroup.singleton)
-        notifier.ready(status: await engine.statusLine())
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         logger.info(
-            "widgetd ready",
+            "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",
                        "clock": "\(options.virtualStart.map { "virtual " + ISO8601.string(from: $0) } ?? "real")",
                        "budget": "\(settings.budgetEnabled ? "on" : "off")"])
@@ -53,10 +54,11 @@ struct Daemon {
                 .init(service: server),
                 .init(service: SchedulerService(engine: engine, notifier: notifier, logger: logger)),
                 .init(service: ReloadSignalService(
-                    engine: engine, notifier: notifier, configPath: options.configPath,
+                    signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
                     budgetDisabled: options.budgetDisabled, logger: logger)),
-                // Last, so it is the first told of a shutdown (the group stops services in reverse).
-                .init(service: StopAnnouncer(notifier: notifier)),
+                // Last: it starts once the group traps SIGTERM, and is the first told of a
+                // shutdown (the group stops services in reverse order).
+                .init(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
@@ -66,11 +68,16 @@ struct Daemon {
     }
 }
 
-/// Sends STOPPING=1 as soon as graceful shutdown begins (SIGTERM).
-struct StopAnnouncer: Service {
+/// READY=1 once the group runs (socket listening, state loaded, signals trapped);
+/// STOPPING=1 as soon as graceful shutdown begins.
+struct ReadinessService: Service {
+    let engine: Engine
     let notifier: SystemdNotifier
+    let logger: Logger
 
     func run() async throws {
+        notifier.ready(status: await engine.statusLine())
+        logger.info("widgetd ready")
         try? await gracefulShutdown()
         notifier.stopping()
     }

@@ -114,8 +114,9 @@ extension Engine {
                 lastErrors[member.id] = failure
                 let previous = timelines[member.id]
                 let policy = previous.flatMap { policyDue(for: member.kind, $0.timeline, receivedAt: $0.receivedAt) }
-                // The retry waits for the budget; without one, for the minimum spacing.
-                let retryAt = scheduler.budget.enabled ? now : now.addingTimeInterval(max(settings.minimumSpacing, 1))
+                // A failing provider is retried after the minimum spacing, even when the failed
+                // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
+                let retryAt = now.addingTimeInterval(max(settings.minimumSpacing, 1))
                 scheduler.failed(member.id, policyDue: policy, retryAt: retryAt)
             }
             return

@@ -35,6 +35,9 @@ struct SpawnedChild {
         posix_spawn_file_actions_adddup2(&actions, input[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // Not everything the daemon opens is close-on-exec (NIO's sockets and epoll are not);
+        // a provider that outlives the daemon must not keep its socket alive.
+        widgetd_spawn_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

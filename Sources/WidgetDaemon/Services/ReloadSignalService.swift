@@ -6,13 +6,19 @@ import WidgetCore
 
 /// SIGHUP (`systemctl reload`): RELOADING=1, re-read descriptors and settings, READY=1.
 public struct ReloadSignalService: Service {
+    let signals: UnixSignalsSequence
     let engine: Engine
     let notifier: SystemdNotifier
     let configPath: String?
     let budgetDisabled: Bool
     let logger: Logger
 
-    public init(engine: Engine, notifier: SystemdNotifier, configPath: String?, budgetDisabled: Bool, logger: Logger) {
+    /// `signals` must trap SIGHUP before READY=1, or an early SIGHUP kills the daemon.
+    public init(
+        signals: UnixSignalsSequence, engine: Engine, notifier: SystemdNotifier, configPath: String?, budgetDisabled: Bool,
+        logger: Logger
+    ) {
+        self.signals = signals
         self.engine = engine
         self.notifier = notifier
         self.configPath = configPath
@@ -21,7 +27,6 @@ public struct ReloadSignalService: Service {
     }
 
     public func run() async throws {
-        let signals = await UnixSignalsSequence(trapping: .sighup)
         await cancelWhenGracefulShutdown {
             for await _ in signals {
                 notifier.reloading()

@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+import WidgetCore
+
+/// The one earliest-deadline structure (semantics.md, Reload policies 3): order of events,
+/// replacement of due dates and removal.
+@Suite("Scheduler order")
+struct SchedulerOrderTests {
+    @Test func manyInstancesComeOutEarliestFirstAndExactlyOnce() throws {
+        var rng = SplitMix64(seed: 0x5EED_0001)
+        // Distinct providers: nothing merges. W = 0 and no budget: every reload at its policy date.
+        var scheduler = makeScheduler(window: 0, budget: false)
+        var due: [InstanceID: Date] = [:]
+        for index in 0..<1_000 {
+            let id = "i\(index)"
+            scheduler.add(id, kind: "k\(index % 7)", providerKey: "p\(index)")
+            // Whole seconds over one day, with collisions likely (1000 draws in 86400).
+            let date = t0 + TimeInterval(rng.next(upperBound: UInt64(86_400)))
+            scheduler.setPolicyDue(id, date)
+            due[id] = date
+        }
+        #expect(scheduler.instanceCount == 1_000)
+        #expect(scheduler.pendingReloads().count == 1_000)
+
+        var seen: [InstanceID: Date] = [:]
+        var last = Date.distantPast
+        var wakeups = 0
+        while let deadline = scheduler.nextDeadline() {
+            wakeups += 1
+            try #require(wakeups <= 1_000, "more wake-ups than instances")
+            #expect(deadline >= last)
+            let events = scheduler.popDue(now: deadline)
+            try #require(!events.isEmpty, "a deadline with nothing due")
+            for event in events {
+                let batch = try #require(event.batch)
+                #expect(batch.date == deadline)
+                #expect(batch.members.count == 1)
+                let member = try #require(batch.members.first)
+                #expect(member.reason == .policy)
+                #expect(member.wanted == due[member.instance])
+                #expect(member.wanted == deadline)
+                #expect(seen[member.instance] == nil, "\(member.instance) reloaded twice")
+                seen[member.instance] = member.wanted
+                #expect(scheduler.isInFlight(member.instance))
+                // The provider answered with a `never` timeline.
+                scheduler.completed(member.instance, policyDue: nil)
+            }
+            last = deadline
+        }
+        #expect(seen == due)
+        #expect(scheduler.pendingReloads().isEmpty)
+        #expect(wakeups == Set(due.values).count)
+    }
+
+    @Test func popDueReturnsEverythingDueInDateOrder() throws {
+        var scheduler = makeScheduler(window: 0, budget: false)
+        for (id, offset) in [("c", 30.0), ("a", 10), ("b", 20), ("late", 100)] {
+            scheduler.add(id, kind: "k", providerKey: "p-\(id)")
+            scheduler.setPolicyDue(id, t0 + offset)
+        }
+        // A late wake-up at t0 + 50 handles the three that are due, earliest first.
+        let events = scheduler.popDue(now: t0 + 50)
+        #expect(events.compactMap(\.batch).flatMap(\.ids) == ["a", "b", "c"])
+        #expect(events.compactMap(\.batch).flatMap { $0.members.map(\.wanted) } == [t0 + 10, t0 + 20, t0 + 30])
+        #expect(scheduler.nextDeadline() == t0 + 100)
+        #expect(scheduler.popDue(now: t0 + 99).isEmpty)
+    }
+
+    @Test func nothingIsDueBeforeItsDate() {
+        var scheduler = makeScheduler(window: 60, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 + 100)
+        #expect(scheduler.popDue(now: t0 + 99).isEmpty)
+        #expect(scheduler.nextDeadline() == t0 + 100)
+        #expect(!scheduler.isInFlight("a"))
+    }
+
+    @Test func pastDueDateMeansDueNow() throws {
+        var scheduler = makeScheduler(budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 - 3_600)
+        #expect(scheduler.nextDeadline() == t0 - 3_600)
+        let batch = try #require(scheduler.popDue(now: t0).first?.batch)
+        #expect(batch.ids == ["a"])
+        #expect(batch.date == t0)
+        #expect(batch.members.first?.wanted == t0 - 3_600)
+    }
+
+    @Test func entryChangeComesBeforeAReloadAtTheSameDate() throws {
+        var scheduler = makeScheduler(budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        // The reload is registered first; the entry change must still come first.
+        scheduler.setPolicyDue("a", t0 + 60)
+        scheduler.setNextEntryChange("a", t0 + 60)
+        #expect(scheduler.nextDeadline() == t0 + 60)
+        let events = scheduler.popDue(now: t0 + 60)
+        #expect(events.count == 2)
+        let change = try #require(events.first?.entryChange)
+        #expect(change.0 == "a")
+        #expect(change.1 == t0 + 60)
+        #expect(events.last?.batch?.ids == ["a"])
+    }
+
+    @Test func entryChangesOfSeveralInstancesInDateOrder() {
+        var scheduler = makeScheduler(budget: false)
+        for id in ["x", "y", "z"] { scheduler.add(id, kind: "k", providerKey: "p") }
+        scheduler.setNextEntryChange("z", t0 + 30)
+        scheduler.setNextEntryChange("x", t0 + 10)
+        scheduler.setNextEntryChange("y", t0 + 20)
+        let events = scheduler.popDue(now: t0 + 30)
+        #expect(events.compactMap { $0.entryChange?.0 } == ["x", "y", "z"])
+        #expect(events.compactMap { $0.entryChange?.1 } == [t0 + 10, t0 + 20, t0 + 30])
+        #expect(scheduler.nextDeadline() == nil)
+    }
+
+    @Test func replacingAnEntryChangeLeavesNoStaleEvent() {
+        var scheduler = makeScheduler(budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setNextEntryChange("a", t0 + 10)
+        scheduler.setNextEntryChange("a", t0 + 40)
+        #expect(scheduler.nextDeadline() == t0 + 40)
+        #expect(scheduler.popDue(now: t0 + 39).isEmpty)
+        #expect(scheduler.popDue(now: t0 + 40).compactMap { $0.entryChange?.1 } == [t0 + 40])
+        scheduler.setNextEntryChange("a", t0 + 50)
+        scheduler.setNextEntryChange("a", nil)
+        #expect(scheduler.nextDeadline() == nil)
+        #expect(scheduler.popDue(now: t0 + 100).isEmpty)
+    }
+
+    @Test func replacingADueDateLeavesNoStaleEvent() throws {
+        var scheduler = makeScheduler(window: 0, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 + 10)
+        scheduler.setPolicyDue("a", t0 + 100)
+        // The wake-up for t0 + 10 is still in the heap; it must be skipped, not fired.
+        #expect(scheduler.nextDeadline() == t0 + 100)
+        #expect(scheduler.popDue(now: t0 + 50).isEmpty)
+        let batch = try #require(scheduler.popDue(now: t0 + 100).first?.batch)
+        #expect(batch.members.map(\.wanted) == [t0 + 100])
+        scheduler.completed("a", policyDue: nil)
+        #expect(scheduler.nextDeadline() == nil)
+        #expect(scheduler.popDue(now: t0 + 1_000).isEmpty)
+    }
+
+    @Test func movingADueDateEarlierFiresOnlyOnce() throws {
+        var scheduler = makeScheduler(window: 0, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 + 100)
+        scheduler.setPolicyDue("a", t0 + 10)
+        #expect(scheduler.nextDeadline() == t0 + 10)
+        #expect(scheduler.popDue(now: t0 + 200).compactMap(\.batch).map(\.ids) == [["a"]])
+        #expect(scheduler.nextDeadline() == nil)
+    }
+
+    @Test func settingNeverClearsThePolicyReload() {
+        var scheduler = makeScheduler(budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 + 10)
+        scheduler.setPolicyDue("a", nil)
+        #expect(scheduler.nextDeadline() == nil)
+        #expect(scheduler.pendingReloads().isEmpty)
+        #expect(scheduler.popDue(now: t0 + 100).isEmpty)
+    }
+
+    @Test func removeDropsPendingEvents() {
+        var scheduler = makeScheduler(window: 60, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.add("b", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0 + 10)
+        scheduler.setNextEntryChange("a", t0 + 5)
+        scheduler.request("a", reason: .requested, at: t0)
+        scheduler.setPolicyDue("b", t0 + 20)
+        scheduler.remove("a")
+        #expect(!scheduler.contains("a"))
+        #expect(scheduler.pendingReload(for: "a") == nil)
+        #expect(scheduler.pendingReloads().map(\.instance) == ["b"])
+        #expect(scheduler.nextDeadline() == t0 + 20)
+        // "a" must not be merged into b's launch either.
+        let events = scheduler.popDue(now: t0 + 20)
+        #expect(events.count == 1)
+        #expect(events.first?.batch?.ids == ["b"])
+    }
+
+    @Test func reAddingARemovedIDDoesNotReviveItsOldEvents() throws {
+        // Removal leaves wake-ups in the heap (lazy deletion); they must stay dead when the same
+        // id comes back, even though the new slot's generations start again from zero.
+        var scheduler = makeScheduler(window: 0, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setNextEntryChange("a", t0 + 10)
+        scheduler.setPolicyDue("a", t0 + 20)
+        scheduler.remove("a")
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setNextEntryChange("a", t0 + 50)
+        scheduler.setPolicyDue("a", t0 + 60)
+        #expect(scheduler.nextDeadline() == t0 + 50)
+        #expect(scheduler.popDue(now: t0 + 49).isEmpty)
+        let events = scheduler.popDue(now: t0 + 60)
+        #expect(events.compactMap { $0.entryChange?.1 } == [t0 + 50])
+        #expect(events.compactMap(\.batch).map(\.ids) == [["a"]])
+    }
+
+    @Test func inFlightInstanceIsNotLaunchedAgainUntilCompleted() throws {
+        var scheduler = makeScheduler(window: 0, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.setPolicyDue("a", t0)
+        #expect(scheduler.popDue(now: t0).count == 1)
+        // A request while the provider runs waits for the launch to finish.
+        scheduler.request("a", reason: .userInitiated, at: t0 + 1)
+        #expect(scheduler.nextDeadline() == nil)
+        #expect(scheduler.popDue(now: t0 + 5).isEmpty)
+        #expect(scheduler.pendingReload(for: "a")?.inFlight == true)
+        scheduler.completed("a", policyDue: t0 + 3_600)
+        #expect(scheduler.nextDeadline() == t0 + 1)
+        let batch = try #require(scheduler.popDue(now: t0 + 5).first?.batch)
+        #expect(batch.members == [member("a", .userInitiated, t0 + 1)])
+    }
+
+    @Test func pendingReloadsAreEarliestFirst() {
+        var scheduler = makeScheduler(budget: false)
+        for (id, offset) in [("m", 50.0), ("z", 10), ("a", 10), ("q", 5)] {
+            scheduler.add(id, kind: "kind-\(id)", providerKey: "p")
+            scheduler.setPolicyDue(id, t0 + offset)
+        }
+        let pending = scheduler.pendingReloads()
+        #expect(pending.map(\.instance) == ["q", "a", "z", "m"])
+        #expect(pending.map(\.due) == [t0 + 5, t0 + 10, t0 + 10, t0 + 50])
+        #expect(pending.map(\.kind) == ["kind-q", "kind-a", "kind-z", "kind-m"])
+        #expect(pending.allSatisfy { $0.reason == .policy && !$0.inFlight && !$0.deferredByBudget })
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+extension Integration {
+    @Suite struct ProviderFaults {
+        /// True when `pid` no longer runs (gone, or a zombie waiting for its reaper).
+        static func isGone(_ pid: pid_t) -> Bool {
+            if kill(pid, 0) != 0 { return true }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+        }
+
+        @Test func hangingProviderIsKilledAtItsTimeoutWhileDaemonAnswers() throws {
+            let fixture = try DaemonFixture()
+            let pids = fixture.directory + "/pids"
+            try fixture.provider("hang", """
+                #!/bin/sh
+                cat > /dev/null
+                sleep 60 &
+                echo "$$ $!" > "\(pids)"
+                wait
+                """)
+            try fixture.descriptor("test.hang", exec: ["./hang"], timeout: 3)
+            try fixture.start()
+            let id = try fixture.add("test.hang")
+            // `clock advance` waits for the launch; another client is served meanwhile.
+            let advance = try fixture.launch(
+                TestPaths.widgetctl, ["--socket", fixture.socketPath, "clock", "advance", "0s"], log: fixture.directory + "/advance.log")
+            let ping = fixture.ctl("ping")
+            #expect(ping.status == 0)
+            #expect(advance.isRunning)
+            advance.waitUntilExit()
+            #expect(advance.terminationStatus == 0)
+
+            let timeline = fixture.ctl("--json", "timeline", id).object
+            #expect((timeline["lastError"] as? String)?.contains("timed out after 3 s and was killed") == true)
+            let killed = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            #expect(killed.count == 2)
+            // The provider and the child it left behind both went with its process group.
+            #expect(killed.allSatisfy(Self.isGone))
+            #expect(fixture.log().contains("provider failed; previous timeline kept"))
+        }
+
+        @Test func failingProviderKeepsPreviousTimelineAndRetriesUnderBudget() throws {
+            let fixture = try DaemonFixture()
+            try fixture.provider("fail", """
+                #!/bin/sh
+                cat > /dev/null
+                echo "upstream unavailable" >&2
+                exit 3
+                """)
+            try fixture.descriptor("test.fail", exec: ["./fail"])
+            try fixture.provider("garbage", """
+                #!/bin/sh
+                cat > /dev/null
+                echo "this is not json"
+                """)
+            try fixture.descriptor("test.garbage", exec: ["./garbage"])
+            try fixture.start()
+            let id = try fixture.add("test.fail")
+            let garbage = try fixture.add("test.garbage")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let pushed = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"kept"}],"policy":"never"}"#
+            #expect(fixture.ctl(["push", id, "-"], stdin: pushed).status == 0)
+            #expect(fixture.ctl("reload", "test.fail").status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+
+            let timeline = fixture.ctl("--json", "timeline", id).object
+            #expect(timeline["lastError"] as? String == "exited with status 3: upstream unavailable")
+            #expect((timeline["currentEntry"] as? [String: Any])?["content"] as? String == "kept")
+            // The retry is budgeted: five minutes after the failed budgeted attempt.
+            let retry = timeline["nextReload"] as? [String: Any]
+            #expect(retry?["reason"] as? String == "retry")
+            #expect(retry?["due"] as? String == "2026-01-05T08:05:00Z")
+            let bad = fixture.ctl("--json", "timeline", garbage).object
+            #expect((bad["lastError"] as? String)?.hasPrefix("invalid answer: not JSON") == true)
+            #expect(fixture.ctl("ping").status == 0)
+        }
+    }
+}

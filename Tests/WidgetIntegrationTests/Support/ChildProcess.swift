@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+
+/// A child started with posix_spawn, output appended to a log file. Foundation's `Process`
+/// is not used for long-lived children: it watches them through an inherited socket, and a
+/// program that closes inherited fds (systemd-socket-activate does) makes its shared
+/// reaper thread block in `wait4`, hanging every other `Process` in the test run.
+final class ChildProcess {
+    let processIdentifier: pid_t
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], logPath: String) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        guard result == 0 else { throw FixtureError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        processIdentifier = pid
+    }
+
+    deinit {
+        if isRunning {
+            kill(processIdentifier, SIGKILL)
+            waitUntilExit()
+        }
+    }
+
+    var isRunning: Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        if waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier {
+            status = raw
+            return false
+        }
+        return true
+    }
+
+    func waitUntilExit() {
+        guard status == nil else { return }
+        var raw: Int32 = 0
+        while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
+        status = raw
+    }
+
+    /// The exit code, or 128 + signal when killed by one.
+    var terminationStatus: Int32 {
+        guard let status else { return -1 }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+}

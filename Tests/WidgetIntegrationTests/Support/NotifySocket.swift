@@ -1,0 +1,63 @@
+import Foundation
+
+/// The test's stand-in for systemd: an AF_UNIX datagram socket whose path goes into the
+/// daemon's `NOTIFY_SOCKET`, read for `READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`.
+final class NotifySocket {
+    let path: String
+    private let fd: CInt
+    private(set) var received: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un.make(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, result == 0 else { throw FixtureError("cannot bind notify socket \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// Waits for a datagram containing `assignment` (e.g. "READY=1"); returns that datagram.
+    func wait(for assignment: String, timeout: TimeInterval = 30) -> String? {
+        if let found = received.first(where: { $0.split(separator: "\n").contains(Substring(assignment)) }) {
+            received.removeAll { $0 == found }
+            return found
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = CInt(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let datagram = String(decoding: buffer[0..<count], as: UTF8.self)
+            if datagram.split(separator: "\n").contains(Substring(assignment)) { return datagram }
+            received.append(datagram)
+        }
+        return nil
+    }
+}
+
+extension sockaddr_un {
+    static func make(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes.prefix(raw.count - 1))
+            raw[min(bytes.count, raw.count - 1)] = 0
+        }
+        return address
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
