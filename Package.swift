@@ -69,6 +69,10 @@ let package = Package(
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol"], swiftSettings: strict),
         .testTarget(
+            name: "WidgetDaemonTests",
+            dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol"],
+            swiftSettings: strict),
+        .testTarget(
             name: "WidgetIntegrationTests",
             dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient"],
             swiftSettings: strict),

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetCore
+@testable import WidgetCore
 
 /// Descriptor JSON (interface.md): parsing, exec resolution, and errors that name the field.
 @Suite("Descriptor parser")
@@ -160,5 +160,16 @@ struct DescriptorParserTests {
         #expect(exec.count == 1)
         #expect(exec[0] == folder.appendingPathComponent("providers/\(program)").standardizedFileURL.path)
         #expect(FileManager.default.isExecutableFile(atPath: exec[0]))
+    }
+
+    /// `..` and `.` are resolved on the text only: a symlinked provider keeps its own name.
+    @Test(arguments: [
+        ("/etc/w/./p", "/etc/w/p"),
+        ("/etc/w/../bin/p", "/etc/bin/p"),
+        ("w/./sub/../p", "w/p"),
+        ("../p", "../p"),
+    ])
+    func providerPathsNormaliseLexically(path: String, expected: String) {
+        #expect(DescriptorParser.lexicallyNormalised(path) == expected)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-// @testable only for ReloadMember's memberwise initialiser (internal in WidgetCore).
+// @testable for internal helpers (ReloadMember also has a public initialiser now).
 @testable import WidgetCore
 
 /// A fixed epoch: 2026-01-05T08:00:00Z. Every test builds its dates from it, never from the wall clock.

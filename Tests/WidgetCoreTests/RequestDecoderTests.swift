@@ -167,4 +167,11 @@ struct RequestDecoderTests {
         #expect(RPCError.unknownKind("k").data == .object(["kind": .string("k")]))
         #expect(RPCError.invalidParams("x").description == "invalid params: x (-32602)")
     }
+
+    /// JSON-RPC 2.0: only a request without an `id` member is a notification.
+    @Test func nullIDIsAnsweredNotANotification() throws {
+        let incoming = try request(#"{"jsonrpc": "2.0", "id": null, "method": "ping"}"#)
+        #expect(!incoming.isNotification)
+        #expect(incoming.id == nil)
+    }
 }

@@ -120,4 +120,15 @@ struct SettingsTests {
         // What is printed parses back to the same value.
         #expect(DurationText.seconds(text) == seconds)
     }
+
+    @Test func windowsLineEndingsParseWithRightLineNumbers() throws {
+        let settings = try DaemonSettings.parse("[budget]\r\ndaily-limit = 12\r\n")
+        #expect(settings.dailyReloadLimit == 12)
+        do {
+            _ = try DaemonSettings.parse("[budget]\r\n\r\nbogus = 1\r\n")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.line == 3)
+        }
+    }
 }

@@ -32,5 +32,15 @@ extension Integration {
             let expected = "STATUS=1 instances, 1 kinds, next reload 2026-01-05T08:02:00Z, virtual clock at 2026-01-05T08:00:00Z"
             #expect(fixture.notify?.wait(for: expected, timeout: 10) != nil)
         }
+
+        @Test func watchdogPingsComeFromTheSchedulerLoop() throws {
+            let fixture = try DaemonFixture()
+            try fixture.counterWidget()
+            // As systemd does for WatchdogSec=0.4s: the daemon must ping every 0.2 s.
+            try fixture.start(environment: ["WATCHDOG_USEC": "400000"])
+            #expect(fixture.notify?.wait(for: "WATCHDOG=1", timeout: 5) != nil)
+            #expect(fixture.notify?.wait(for: "WATCHDOG=1", timeout: 5) != nil)
+            #expect(fixture.log().contains("watchdog enabled"))
+        }
     }
 }

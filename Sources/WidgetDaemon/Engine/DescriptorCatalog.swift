@@ -46,4 +46,9 @@ public struct DescriptorCatalog: Sendable {
     }
 
     public subscript(kind: String) -> WidgetDescriptor? { descriptors[kind] }
+
+    /// For handler tests that build a catalog without files.
+    mutating func insertForTesting(_ descriptor: WidgetDescriptor) {
+        descriptors[descriptor.kind] = descriptor
+    }
 }

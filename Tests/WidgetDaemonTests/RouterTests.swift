@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import WidgetCore
+@testable import WidgetDaemon
+
+/// The request handlers through the router, without a socket or a process.
+@Suite struct RouterTests {
+    @Test func addListAndRemove() async throws {
+        let harness = try Harness()
+        let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","configuration":{"city":"Oslo"}}"#)
+        let id = try #require((added.result as? [String: Any])?["id"] as? String)
+        let list = await harness.call("list")
+        let instances = list.result as? [[String: Any]] ?? []
+        #expect(instances.map { $0["id"] as? String } == [id])
+        #expect((instances.first?["configuration"] as? [String: Any])?["city"] as? String == "Oslo")
+        #expect((await harness.call("remove", #"{"id":"\#(id)"}"#)).result != nil)
+        #expect(((await harness.call("list")).result as? [Any])?.isEmpty == true)
+    }
+
+    @Test func failedCommitChangesNothingAndSaysWhy() async throws {
+        let harness = try Harness()
+        await harness.store.setFailWrites(true)
+        let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        #expect(added.errorCode == -32005)
+        #expect(added.errorMessage?.contains("disk full (simulated)") == true)
+        #expect(((await harness.call("list")).result as? [Any])?.isEmpty == true)
+        #expect(((await harness.call("schedule")).result as? [Any])?.isEmpty == true)
+    }
+
+    @Test func providerRequestsCarryTheVirtualNow() async throws {
+        let harness = try Harness()
+        _ = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        _ = await harness.call("clock.advance", #"{"seconds":0}"#)
+        _ = await harness.call("reloadAllTimelines", #"{"userInitiated":true}"#)
+        _ = await harness.call("clock.advance", #"{"seconds":3600}"#)
+        #expect(await harness.runner.requestedNows() == ["2026-01-05T08:00:00Z", "2026-01-05T08:00:00Z"])
+        let reload = await harness.call("reloadAllTimelines", #"{"userInitiated":true}"#)
+        #expect((reload.result as? [String: Any])?["instances"] as? [String] != nil)
+        _ = await harness.call("clock.advance", #"{"seconds":0}"#)
+        #expect(await harness.runner.requestedNows().last == "2026-01-05T09:00:00Z")
+    }
+
+    @Test func answersKeepTheRequestID() async throws {
+        let harness = try Harness()
+        let text = await harness.send(line: #"{"jsonrpc":"2.0","id":"abc","method":"ping"}"#)
+        #expect(text["id"] as? String == "abc")
+        let nullID = await harness.send(line: #"{"jsonrpc":"2.0","id":null,"method":"ping"}"#)
+        #expect(nullID["id"] is NSNull)
+        #expect(nullID.result != nil)
+        let notification = await harness.router.handle(Data(#"{"jsonrpc":"2.0","method":"ping"}"#.utf8))
+        #expect(notification == nil)
+    }
+
+    @Test func clockMovesOnlyWhenVirtual() async throws {
+        let harness = try Harness()
+        let moved = await harness.call("clock.set", #"{"date":"2026-01-06T00:00:00+09:00"}"#)
+        #expect((moved.result as? [String: Any])?["now"] as? String == "2026-01-05T15:00:00Z")
+        let negative = await harness.call("clock.advance", #"{"seconds":-5}"#)
+        #expect(negative.errorCode == -32602)
+    }
+}
