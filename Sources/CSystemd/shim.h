@@ -1,18 +1,10 @@
 #ifndef WIDGETD_CSYSTEMD_SHIM_H
 #define WIDGETD_CSYSTEMD_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <fcntl.h>
+// No _GNU_SOURCE here: it changes glibc's struct layouts (fd_set) for this module only,
+// and Clang then refuses to merge them with other modules' view of the same headers.
 #include <spawn.h>
-#include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
-
-/// pipe2 is a GNU extension that Glibc's Swift overlay does not expose.
-static inline int widgetd_pipe_cloexec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
-}
 
 /// Closes every descriptor from `low` up in the child (glibc 2.34+): a provider must not
 /// inherit the daemon's listening socket, epoll or database descriptors.

@@ -24,7 +24,7 @@ struct SpawnedChild {
         var input: [CInt] = [-1, -1]
         var output: [CInt] = [-1, -1]
         var errors: [CInt] = [-1, -1]
-        guard widgetd_pipe_cloexec(&input) == 0, widgetd_pipe_cloexec(&output) == 0, widgetd_pipe_cloexec(&errors) == 0 else {
+        guard makePipe(&input), makePipe(&output), makePipe(&errors) else {
             let reason = String(cString: strerror(errno))
             for fd in input + output + errors where fd >= 0 { close(fd) }
             throw .spawnFailed("pipe: \(reason)")
@@ -72,6 +72,14 @@ struct SpawnedChild {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         return SpawnedChild(pid: pid, stdin: input[1], stdout: output[0], stderr: errors[0])
+    }
+
+    /// A close-on-exec pipe. (`pipe2` would do it atomically but is hidden behind _GNU_SOURCE;
+    /// the short window does not matter because every child closes descriptors from 3 up.)
+    private static func makePipe(_ fds: inout [CInt]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     /// Writes `input`, reads stdout and stderr until both close, within `deadline`.

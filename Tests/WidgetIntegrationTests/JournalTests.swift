@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+extension Integration {
+    /// Logs go to the journal natively, with structured fields from the log metadata.
+    @Suite struct Journal {
+        @Test func structuredFieldsReachTheJournal() throws {
+            let journald = try JournalFixture.ensureRunning()
+            defer { journald?.stop() }
+            let fixture = try DaemonFixture()
+            try fixture.counterWidget()
+            try fixture.start(arguments: ["--log-target", "journal"])
+            let id = try fixture.add("test.counter", family: "systemMedium")
+            let pid = fixture.process!.processIdentifier
+            fixture.stop()
+
+            let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)"])
+            let added = try #require(entries.first { $0["MESSAGE"] as? String == "instance added" })
+            #expect(added["INSTANCE"] as? String == id)
+            #expect(added["KIND"] as? String == "test.counter")
+            #expect(added["FAMILY"] as? String == "systemMedium")
+            #expect(added["PRIORITY"] as? String == "6")
+            #expect(entries.contains { $0["MESSAGE"] as? String == "widgetd ready" })
+        }
+    }
+}
+
+/// A systemd-journald for tests: the machine's if one runs, else one started by hand.
+final class JournalFixture {
+    private let process: ChildProcess
+
+    private init(process: ChildProcess) {
+        self.process = process
+    }
+
+    /// nil when a journald was already listening.
+    static func ensureRunning() throws -> JournalFixture? {
+        let socket = "/run/systemd/journal/socket"
+        if FileManager.default.fileExists(atPath: socket), (try? RawDatagramCheck.canConnect(socket)) == true { return nil }
+        let process = try ChildProcess(
+            "/lib/systemd/systemd-journald", [], environment: ProcessInfo.processInfo.environment, logPath: "/dev/null")
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        return JournalFixture(process: process)
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    /// `journalctl -o json` entries matching every `FIELD=value`, flushed first.
+    static func entries(matching matches: [String]) -> [[String: Any]] {
+        for _ in 0..<50 {
+            let output = run("/usr/bin/journalctl", ["-o", "json", "--no-pager"] + matches)
+            let entries = output.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+            if !entries.isEmpty { return entries }
+            usleep(100_000)
+        }
+        return []
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+enum RawDatagramCheck {
+    /// Whether something listens on a datagram socket path.
+    static func canConnect(_ path: String) throws -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un.make(path)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+}
