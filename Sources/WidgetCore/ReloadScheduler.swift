@@ -23,7 +23,9 @@ public struct ReloadScheduler: Sendable {
 
     // MARK: Instances
 
-    /// Registers an instance; `providerKey` groups instances that share launches.
+    /// Registers an instance; `providerKey` groups instances that share launches. An empty
+    /// key means the kind has no provider (push-only, or its descriptor is gone): its due
+    /// dates are kept but nothing is launched or listed until it gets one.
     public mutating func add(_ id: InstanceID, kind: String, providerKey: String) {
         // Generations come from one sequence for all slots, so wake-ups left in the heap by a
         // removed instance never match a new slot with the same id.
@@ -45,9 +47,7 @@ public struct ReloadScheduler: Sendable {
         pendingByProvider[slot.providerKey]?.remove(id)
         slot.providerKey = providerKey
         slots[id] = slot
-        if slot.pending != nil, !slot.inFlight {
-            pendingByProvider[providerKey, default: []].insert(id)
-        }
+        reschedule(id)
     }
 
     public func contains(_ id: InstanceID) -> Bool { slots[id] != nil }
@@ -213,6 +213,7 @@ public struct ReloadScheduler: Sendable {
     }
 
     private func pendingReload(_ id: InstanceID, _ slot: Slot) -> Pending? {
+        guard !slot.providerKey.isEmpty else { return nil }
         var best: Pending?
         if let request = slot.request {
             best = Pending(
@@ -265,8 +266,6 @@ public struct ReloadScheduler: Sendable {
         var inFlight = false
         var reloadGeneration: UInt64 = 0
         var entryGeneration: UInt64 = 0
-
-        var pending: Date? { request?.wanted ?? policyDue }
     }
 
     private struct Request: Sendable {

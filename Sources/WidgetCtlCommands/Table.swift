@@ -20,7 +20,7 @@ struct Table {
         return all.map { row in
             row.indices.map { column in
                 column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n")
     }
 
@@ -42,5 +42,14 @@ enum Show {
 
     static func configuration(_ configuration: [String: JSONValue]) -> String {
         configuration.isEmpty ? "-" : json(.object(configuration), limit: 40)
+    }
+}
+
+extension String {
+    /// Only trailing: a leading blank is a column (the current-entry marker).
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
     }
 }

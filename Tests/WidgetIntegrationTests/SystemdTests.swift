@@ -59,6 +59,31 @@ extension Integration {
             #expect(fixture.ctl("ping").status == 0)
         }
 
+        @Test func aKindRemovedAndRestoredOnSighupResumesItsSchedule() throws {
+            let fixture = try DaemonFixture()
+            try fixture.counterWidget()
+            try fixture.start()
+            let id = try fixture.add("test.counter")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let descriptor = fixture.widgetsDirectory + "/test.counter.json"
+            let saved = try Data(contentsOf: URL(fileURLWithPath: descriptor))
+            try FileManager.default.removeItem(atPath: descriptor)
+            kill(fixture.process!.processIdentifier, SIGHUP)
+            #expect(fixture.notify?.wait(for: "READY=1", timeout: 10) != nil)
+            // Without a provider nothing is scheduled, and nothing runs (or is charged).
+            #expect(fixture.ctl("--json", "schedule").array.isEmpty)
+            #expect(fixture.ctl("clock", "advance", "3m").status == 0)
+            #expect(fixture.launches().count == 1)
+            #expect(fixture.ctl("--json", "list").array.first?["id"] as? String == id)
+
+            try saved.write(to: URL(fileURLWithPath: descriptor))
+            kill(fixture.process!.processIdentifier, SIGHUP)
+            #expect(fixture.notify?.wait(for: "READY=1", timeout: 10) != nil)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            // Its atEnd (08:02) passed meanwhile: due now, and not held back by the budget.
+            #expect(fixture.launches().map(\.now) == ["2026-01-05T08:00:00Z", "2026-01-05T08:03:00Z"])
+        }
+
         @Test func shippedUnitsVerify() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")

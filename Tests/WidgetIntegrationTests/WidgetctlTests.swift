@@ -63,6 +63,7 @@ extension Integration {
             let timeline = fixture.ctl("timeline", id).stdout
             #expect(timeline.contains("policy: atEnd"))
             #expect(timeline.contains("▶  2026-01-05T08:01:00Z"))
+            #expect(timeline.contains("\n   2026-01-05T08:02:00Z"))  // other rows keep the marker column
             #expect(fixture.ctl("widgets").stdout.contains("test.counter"))
             #expect(fixture.ctl("schedule").stdout.contains("2026-01-05T08:02:00Z  \(id)  test.counter  policy"))
         }

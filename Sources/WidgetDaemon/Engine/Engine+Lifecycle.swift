@@ -17,6 +17,15 @@ extension Engine {
         }
         for instance in instances.values {
             scheduler.updateProvider(instance.id, providerKey: providerKey(for: instance.kind))
+            // A kind that (re)gained a provider picks up its schedule where its timeline says.
+            guard hasProvider(instance.kind), scheduler.pendingReload(for: instance.id) == nil,
+                !scheduler.isInFlight(instance.id)
+            else { continue }
+            if let stored = timelines[instance.id] {
+                scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
+            } else {
+                scheduler.request(instance.id, reason: .initial, at: now)
+            }
         }
         logger.info("configuration reloaded", metadata: ["kinds": "\(catalog.descriptors.count)", "problems": "\(catalog.problems.count)"])
         doorbell.ring()
