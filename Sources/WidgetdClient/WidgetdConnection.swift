@@ -13,30 +13,10 @@ public final class WidgetdConnection {
 
     public init(path: String = SocketLocation.defaultPath()) throws(WidgetdClientError) {
         self.path = path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw .cannotConnect(path: path, reason: "path too long for a unix socket")
+        switch UnixSocket.connect(path: path) {
+        case .success(let fd): self.fd = fd
+        case .failure(let error): throw .cannotConnect(path: path, reason: error.description)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .cannotConnect(path: path, reason: reason)
-        }
-        self.fd = fd
     }
 
     deinit {

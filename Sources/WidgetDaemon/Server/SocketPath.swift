@@ -1,4 +1,5 @@
 import Foundation
+import WidgetdClient
 
 enum SocketPath {
     /// Creates the socket's folder, and removes a stale socket file left by a crash. A socket
@@ -15,23 +16,9 @@ enum SocketPath {
     }
 
     private static func isAnswering(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
+        guard case .success(let fd) = UnixSocket.connect(path: path) else { return false }
+        close(fd)
+        return true
     }
 }
 

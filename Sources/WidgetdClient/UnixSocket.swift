@@ -1,0 +1,39 @@
+import Foundation
+import Glibc
+
+/// Connecting a unix stream socket by path: shared by the client and the daemon's check for
+/// a live socket before it replaces a stale one.
+public enum UnixSocket {
+    /// A connected descriptor, or the reason it could not connect.
+    public static func connect(path: String) -> Result<CInt, UnixSocketError> {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return .failure(UnixSocketError(String(cString: strerror(errno)))) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            return .failure(UnixSocketError("path too long for a unix socket"))
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            return .failure(UnixSocketError(reason))
+        }
+        return .success(fd)
+    }
+}
+
+public struct UnixSocketError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
