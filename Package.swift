@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "widgetd", targets: ["widgetd"]),
         .executable(name: "widgetctl", targets: ["widgetctl"]),
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
+        .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
+        .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
@@ -67,6 +69,11 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon"], swiftSettings: strict),
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
+        // The SDK for provider executables: WidgetKit's TimelineProvider side. Foundation only.
+        .target(name: "WidgetProviderKit", swiftSettings: strict),
+        // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
+        .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
+        .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol"], swiftSettings: strict),
         .testTarget(
             name: "WidgetDaemonTests",

@@ -64,10 +64,10 @@ public enum DescriptorParser {
         if let value = object["provider"] {
             provider = try providerSpec(value, folder: folder, fail: fail)
         }
-        var intent: JSONValue?
+        var intent: IntentSchema?
         if let value = object["intent"] {
-            guard case .object = value else { throw fail("intent", "expected an object") }
-            intent = value
+            guard case .object(let fields) = value else { throw fail("intent", "expected an object") }
+            intent = try IntentSchemaParser.parse(fields, fail: fail)
         }
         return WidgetDescriptor(
             kind: kind, displayName: displayName, description: description,

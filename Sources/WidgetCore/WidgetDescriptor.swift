@@ -8,13 +8,26 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     public var description: String
     public var supportedFamilies: [WidgetFamily]
     public var provider: ProviderSpec?
-    /// The intent (configuration) schema, kept verbatim until the schema is interpreted.
-    public var intent: JSONValue?
+    /// The intent (configuration) schema; nil for a widget without configuration.
+    public var intent: IntentSchema?
     /// The file the descriptor came from, for messages.
     public var source: String
 
     public func supports(_ family: WidgetFamily) -> Bool {
         supportedFamilies.contains(family)
+    }
+
+    /// The configuration a provider receives for `given`; a kind without a schema takes none.
+    public func effectiveConfiguration(
+        _ given: [String: JSONValue], family: WidgetFamily
+    ) throws(ConfigurationError) -> [String: JSONValue] {
+        guard let intent else {
+            if let name = given.keys.sorted().first {
+                throw ConfigurationError(parameter: name, reason: "unknown parameter (kind '\(kind)' has no configuration)")
+            }
+            return [:]
+        }
+        return try intent.effectiveConfiguration(given, family: family)
     }
 }
 

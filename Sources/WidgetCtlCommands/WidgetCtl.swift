@@ -11,7 +11,8 @@ public struct WidgetCtl: ParsableCommand {
         subcommands: [
             PingCommand.self, StatusCommand.self, WidgetsCommand.self, AddCommand.self, RemoveCommand.self,
             ConfigureCommand.self, ListCommand.self, TimelineCommand.self, PushCommand.self, ReloadCommand.self,
-            ScheduleCommand.self, BudgetCommand.self, ClockCommand.self,
+            ScheduleCommand.self, BudgetCommand.self, ClockCommand.self, PreviewCommand.self, PlaceholderCommand.self,
+            OptionsCommand.self,
         ])
 
     public init() {}

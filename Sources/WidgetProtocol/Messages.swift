@@ -67,7 +67,10 @@ public struct WidgetKindInfo: Codable, Sendable {
     public var provider: [String]?
     public var source: String
     public var instances: Int
+    /// The configuration schema, for a host's configuration UI.
+    public var intent: IntentSchema?
     public init(descriptor: WidgetDescriptor, instances: Int) {
+        intent = descriptor.intent
         kind = descriptor.kind
         displayName = descriptor.displayName
         description = descriptor.description

@@ -30,6 +30,7 @@ extension RPCError {
         public static let messageTooLarge = -32006
         public static let busy = -32007
         public static let noProvider = -32008
+        public static let providerFailed = -32009
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -72,5 +73,21 @@ extension RPCError {
 
     public static func messageTooLarge(limit: Int) -> RPCError {
         RPCError(code: Code.messageTooLarge, message: "message longer than \(limit) bytes; closing the connection")
+    }
+}
+
+extension RPCError {
+    public static func invalidConfiguration(_ error: ConfigurationError) -> RPCError {
+        RPCError(
+            code: Code.invalidParams, message: "invalid params: \(error.description)",
+            data: .object(["parameter": .string(error.parameter), "reason": .string(error.reason)]))
+    }
+
+    public static func providerFailed(_ kind: String, _ reason: String) -> RPCError {
+        RPCError(code: Code.providerFailed, message: "provider of '\(kind)' failed: \(reason)")
+    }
+
+    public static func noProvider(_ kind: String) -> RPCError {
+        RPCError(code: Code.noProvider, message: "kind '\(kind)' has no provider")
     }
 }

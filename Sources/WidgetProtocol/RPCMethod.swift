@@ -18,4 +18,12 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case clock
     case clockAdvance = "clock.advance"
     case clockSet = "clock.set"
+    /// A snapshot entry for a configuration UI or gallery (the provider's `snapshot` verb).
+    case preview
+    /// The provider's placeholder entry.
+    case placeholder
+    /// Dynamic options of an `entity` parameter (the provider's `options` verb).
+    case options
+    /// WidgetCenter's `invalidateConfigurationRecommendations()`: forget cached options.
+    case invalidateConfigurationRecommendations
 }

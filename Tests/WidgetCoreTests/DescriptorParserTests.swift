@@ -40,7 +40,7 @@ struct DescriptorParserTests {
         #expect(descriptor.supportedFamilies == [.systemSmall, .systemMedium])
         #expect(descriptor.provider?.exec == ["/opt/widgets/widgets.d/random-number-provider", "--fast"])
         #expect(descriptor.provider?.timeout == 15)
-        #expect(descriptor.intent?.objectValue?["type"] == .string("RandomNumber"))
+        #expect(descriptor.intent?.type == "RandomNumber")
         #expect(descriptor.source == Self.path)
     }
 

@@ -54,7 +54,10 @@ struct Harness {
 
     init(answer: String = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"never"}"#) throws {
         runner = ScriptedRunner(answer: answer)
-        let descriptor = #"{"kind":"k.clock","supportedFamilies":["systemSmall"],"provider":{"exec":["/bin/true"]}}"#
+        let descriptor = #"""
+            {"kind":"k.clock","supportedFamilies":["systemSmall"],"provider":{"exec":["/bin/true"]},
+             "intent":{"type":"Clock","parameters":[{"name":"city","type":"string"}]}}
+            """#
         var catalog = DescriptorCatalog()
         catalog.insertForTesting(try DescriptorParser.parse(Data(descriptor.utf8), path: "/etc/k.json")[0])
         engine = Engine(

@@ -7,7 +7,7 @@ extension Integration {
         @Test func sigkillKeepsEveryAcknowledgedChange() throws {
             let fixture = try DaemonFixture()
             try fixture.counterWidget()
-            try fixture.descriptor("test.pushed", exec: nil, families: ["systemSmall", "systemLarge"])
+            try fixture.descriptor("test.pushed", exec: nil, families: ["systemSmall", "systemLarge"], intent: DaemonFixture.testIntent)
             try fixture.start()
             var ids: [String] = []
             for index in 0..<10 {

@@ -102,7 +102,10 @@ extension Integration {
             try fixture.start(arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
             let widgets = fixture.ctl("--json", "widgets").object
             let kinds = (widgets["widgets"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
-            #expect(kinds == ["com.example.clock", "com.example.quote", "com.example.system-load"])
+            #expect(kinds == [
+                "com.example.clock", "com.example.emoji-rangers", "com.example.quote", "com.example.random-number",
+                "com.example.shortcuts", "com.example.system-load",
+            ])
             #expect((widgets["problems"] as? [Any])?.isEmpty == true)
             let clock = try fixture.add("com.example.clock")
             let quote = try fixture.add("com.example.quote", family: "systemMedium")

@@ -6,18 +6,11 @@ import WidgetStore
 extension Engine {
     /// Places an instance. Its first load is exempt from the budget and due at once.
     public func add(_ params: AddParams) async throws(RPCError) -> AddResult {
-        guard let descriptor = catalog[params.kind] else { throw .unknownKind(params.kind) }
-        guard let family = WidgetFamily(rawValue: params.family) else {
-            throw .invalidParams(
-                "params.family: unknown family '\(params.family)' (known: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        guard descriptor.supports(family) else {
-            throw .unsupportedFamily(params.family, kind: params.kind, supported: descriptor.supportedFamilies)
-        }
+        let (descriptor, family) = try kindAndFamily(params.kind, params.family)
+        let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         let now = self.now
         let instance = WidgetInstance(
-            id: makeInstanceID(), kind: params.kind, family: family, configuration: params.configuration ?? [:],
-            created: now)
+            id: makeInstanceID(), kind: params.kind, family: family, configuration: configuration, created: now)
         var changes: [StoreChange] = [.putInstance(instance)]
         if descriptor.provider != nil {
             changes.append(.putRequest(instance.id, reason: .initial, wanted: now))
@@ -48,11 +41,15 @@ extension Engine {
     /// Changes an instance's configuration; the reload that follows is exempt from the budget.
     public func configure(_ params: ConfigureParams) async throws(RPCError) -> InstanceInfo {
         var instance = try instance(params.id)
-        if params.replace == true {
-            instance.configuration = params.configuration
+        var given = params.replace == true ? [:] : instance.configuration
+        given.merge(params.configuration) { $1 }
+        if let descriptor = catalog[instance.kind] {
+            instance.configuration = try await validated(given, for: descriptor, family: instance.family)
         } else {
-            instance.configuration.merge(params.configuration) { $1 }
+            // The kind is gone (descriptor removed): nothing to check against.
+            instance.configuration = given.filter { $0.value != .null }
         }
+        guard instances[instance.id] != nil else { throw .unknownInstance(instance.id) }
         let now = self.now
         let reload = hasProvider(instance.kind)
         var changes: [StoreChange] = [.putInstance(instance)]

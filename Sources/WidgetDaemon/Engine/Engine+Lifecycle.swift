@@ -6,6 +6,7 @@ extension Engine {
     /// descriptor file is skipped as at start-up.
     public func reload(settings newSettings: DaemonSettings?) {
         catalog = DescriptorCatalog.load(from: widgetsDirectories)
+        optionsCache.removeAll()
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }

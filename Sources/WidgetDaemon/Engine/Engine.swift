@@ -21,6 +21,8 @@ public actor Engine {
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
+    /// Dynamic options fetched without search text, until invalidated or descriptors reload.
+    var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
     var running: [UInt64: Task<Void, Never>] = [:]

@@ -58,6 +58,11 @@ public struct RequestRouter: Sendable {
         case .clock: return Self.reply(id, await engine.clockInfo())
         case .clockAdvance: return Self.reply(id, try await engine.advance(request.params(ClockAdvanceParams.self)))
         case .clockSet: return Self.reply(id, try await engine.setClock(request.params(ClockSetParams.self)))
+        case .preview: return Self.reply(id, try await engine.preview(request.params(PreviewParams.self)))
+        case .placeholder: return Self.reply(id, try await engine.placeholder(request.params(PreviewParams.self)))
+        case .options: return Self.reply(id, try await engine.options(request.params(OptionsParams.self)))
+        case .invalidateConfigurationRecommendations:
+            return Self.reply(id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self)))
         }
     }
 

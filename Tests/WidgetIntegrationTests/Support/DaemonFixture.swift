@@ -36,9 +36,11 @@ final class DaemonFixture {
 
     /// Writes a descriptor for `kind` run by `exec` (relative paths resolve in the widgets dir).
     func descriptor(
-        _ kind: String, exec: [String]?, families: [String] = ["systemSmall", "systemMedium"], timeout: Double? = nil
+        _ kind: String, exec: [String]?, families: [String] = ["systemSmall", "systemMedium"], timeout: Double? = nil,
+        intent: [String: Any]? = nil
     ) throws {
         var object: [String: Any] = ["kind": kind, "displayName": kind, "supportedFamilies": families]
+        if let intent { object["intent"] = intent }
         if let exec {
             var provider: [String: Any] = ["exec": exec]
             if let timeout { provider["timeout"] = timeout }
@@ -61,10 +63,20 @@ final class DaemonFixture {
             d() { date -u -d "@$(( t + $1 ))" +%Y-%m-%dT%H:%M:%SZ; }
             printf '{"entries":[{"date":"%s","content":{"n":0}},{"date":"%s","content":{"n":1}},{"date":"%s","content":{"n":2}}],"policy":"atEnd"}\\n' "$(d 0)" "$(d 60)" "$(d 120)"
             """)
-        try descriptor(kind, exec: ["./counter", launchLog], timeout: timeout)
+        try descriptor(kind, exec: ["./counter", launchLog], timeout: timeout, intent: Self.testIntent)
     }
 
     var launchLog: String { directory + "/launches.log" }
+
+    /// A small schema for the test kinds: free-form values the tests set.
+    static var testIntent: [String: Any] { [
+        "type": "TestConfiguration",
+        "parameters": [
+            ["name": "slot", "type": "integer"],
+            ["name": "city", "type": "string"],
+            ["name": "extra", "type": "boolean"],
+        ],
+    ] }
 
     /// Lines of `launches.log`: (now, instances in the launch).
     func launches() -> [(now: String, instances: Int)] {
@@ -98,6 +110,8 @@ final class DaemonFixture {
         for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "JOURNAL_STREAM", "WATCHDOG_USEC"] {
             env.removeValue(forKey: name)
         }
+        // Providers named by a bare name (the example bundle) are found next to widgetd.
+        env["PATH"] = TestPaths.binDirectory + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         env.merge(environment) { $1 }
         return try ChildProcess(executable, arguments, environment: env, logPath: log ?? logPath)
     }

@@ -1,0 +1,51 @@
+import Foundation
+import WidgetProviderKit
+
+/// WWDC "Widget Code-Along 2": a timeline with an entry every minute until the ranger is fully
+/// healed. Written in the async style.
+struct EmojiRangersProvider: IntentTimelineProvider {
+    func placeholder(in context: Context) -> EmojiRangersEntry {
+        EmojiRangersEntry(
+            date: context.date, detail: CharacterDetail.available[0], health: CharacterDetail.fullHealth,
+            fullHealthAt: context.date)
+    }
+
+    func snapshot(for configuration: SelectCharacterIntent, in context: Context) async -> EmojiRangersEntry {
+        let detail = CharacterDetail.detail(for: configuration.character ?? .panda)
+        return EmojiRangersEntry(
+            date: context.date, detail: detail, health: detail.health(at: context.date),
+            fullHealthAt: detail.fullHealthDate(after: context.date))
+    }
+
+    /// Healing entries end with the one at full health and policy `.atEnd`, as in the
+    /// code-along: the reload then comes when the ranger is healed. A ranger already at full
+    /// health gets one entry and `.after(next battle)`: `.atEnd` would ask for a reload at
+    /// once (the only entry is now), and `.never` is right only when an app reloads after
+    /// each battle, as the game does in the code-along; here battles follow a known schedule.
+    func timeline(for configuration: SelectCharacterIntent, in context: Context) async -> Timeline<EmojiRangersEntry> {
+        let detail = CharacterDetail.detail(for: configuration.character ?? .panda)
+        let now = context.date
+        let endDate = detail.fullHealthDate(after: now)
+        guard now < endDate else {
+            let entry = EmojiRangersEntry(
+                date: now, detail: detail, health: CharacterDetail.fullHealth, fullHealthAt: endDate)
+            let nextBattle = detail.lastBattle(atOrBefore: now).addingTimeInterval(CharacterDetail.battleInterval)
+            return Timeline(entries: [entry], policy: .after(nextBattle))
+        }
+        var entries = [
+            EmojiRangersEntry(date: now, detail: detail, health: detail.health(at: now), fullHealthAt: endDate)
+        ]
+        // Following entries fall on the healing ticks, so the last one is exactly at full health.
+        var tick = endDate
+        var ticks: [Date] = []
+        while tick > now {
+            ticks.append(tick)
+            tick = tick.addingTimeInterval(-CharacterDetail.healingInterval)
+        }
+        for date in ticks.reversed() {
+            entries.append(
+                EmojiRangersEntry(date: date, detail: detail, health: detail.health(at: date), fullHealthAt: endDate))
+        }
+        return Timeline(entries: entries, policy: .atEnd)
+    }
+}

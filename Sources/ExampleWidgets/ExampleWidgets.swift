@@ -1,0 +1,15 @@
+import WidgetProviderKit
+
+/// One provider executable, `widgetd-example-widgets`, serving three kinds: the descriptors in
+/// etc/widgetd/widgets.d all name it, as a WidgetKit extension's `WidgetBundle` does.
+@main
+struct ExampleWidgets: WidgetProviderBundle {
+    var body: [any WidgetConfiguration] {
+        IntentConfiguration(
+            kind: "com.example.random-number", intent: RandomNumberIntent.self, provider: RandomNumberProvider())
+        IntentConfiguration(
+            kind: "com.example.emoji-rangers", intent: SelectCharacterIntent.self, provider: EmojiRangersProvider())
+        IntentConfiguration(
+            kind: "com.example.shortcuts", intent: SelectButtonsIntent.self, provider: ShortcutsProvider())
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview", abstract: "The provider's snapshot of KIND for a configuration (what a widget gallery shows).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The widget kind.") var kind: String
+    @Option(help: "The family to preview.") var family: String
+    @Option(name: .customLong("set"), help: "Configuration NAME=VALUE (VALUE as JSON when it parses, else a string).")
+    var assignments: [String] = []
+
+    func run() throws {
+        let params = PreviewParams(kind: kind, family: family, configuration: try Assignments.parse(assignments))
+        EntryOutput.show(try global.call(.preview, params, as: EntryResult.self), global)
+    }
+}
+
+struct PlaceholderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "placeholder", abstract: "The provider's placeholder entry for KIND (shown before any timeline).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The widget kind.") var kind: String
+    @Option(help: "The family.") var family: String
+
+    func run() throws {
+        EntryOutput.show(try global.call(.placeholder, PreviewParams(kind: kind, family: family), as: EntryResult.self), global)
+    }
+}
+
+struct OptionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "options", abstract: "Dynamic options the provider offers for an entity PARAMETER of KIND.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The widget kind.") var kind: String
+    @Argument(help: "An entity parameter of its intent.") var parameter: String
+    @Option(help: "Only options matching this text.") var search: String?
+    @Option(help: "The family (default: the kind's first).") var family: String?
+
+    func run() throws {
+        let result = try global.call(
+            .options, OptionsParams(kind: kind, parameter: parameter, search: search, family: family), as: OptionsResult.self)
+        global.emit(result) {
+            var table = Table("ID", "DISPLAY")
+            for option in result.options { table.add(option.id, option.display) }
+            table.print()
+        }
+    }
+}
+
+enum EntryOutput {
+    static func show(_ result: EntryResult, _ global: GlobalOptions) {
+        global.emit(result) {
+            print("\(result.kind)  \(result.family.rawValue)  configuration: \(Show.configuration(result.configuration))")
+            print("date:      \(Show.date(result.entry.date))")
+            if let relevance = result.entry.relevance {
+                print("relevance: \(relevance.score) for \(relevance.duration == 0 ? "until next" : DurationText.format(relevance.duration))")
+            }
+            let content = (try? WidgetJSON.prettyEncoder.encode(result.entry.content)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+            print("content:   \(content.replacingOccurrences(of: "\n", with: "\n           "))")
+        }
+    }
+}

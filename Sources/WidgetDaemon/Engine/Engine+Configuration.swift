@@ -1,0 +1,140 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    /// The effective configuration of `given` for a kind and family, or the invalid-params
+    /// error naming the parameter. Entity ids are checked against the provider's options.
+    func validated(
+        _ given: [String: JSONValue], for descriptor: WidgetDescriptor, family: WidgetFamily
+    ) async throws(RPCError) -> [String: JSONValue] {
+        let effective: [String: JSONValue]
+        do {
+            effective = try descriptor.effectiveConfiguration(given, family: family)
+        } catch {
+            throw .invalidConfiguration(error)
+        }
+        guard let intent = descriptor.intent else { return effective }
+        var offered: [String: Set<String>] = [:]
+        for name in intent.entityParameters(in: effective) {
+            let options = try await entityOptions(descriptor, parameter: name, family: family, configuration: effective, search: nil)
+            offered[name] = Set(options.map(\.id))
+        }
+        do {
+            try intent.checkEntities(effective, family: family, options: offered)
+        } catch {
+            throw .invalidConfiguration(error)
+        }
+        return effective
+    }
+
+    /// `widgetctl preview`: the provider's snapshot for a configuration, as a gallery shows it.
+    public func preview(_ params: PreviewParams) async throws(RPCError) -> EntryResult {
+        let (descriptor, family) = try kindAndFamily(params.kind, params.family)
+        let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
+        let data = try await call(descriptor, ProviderCall(
+            verb: "snapshot", kind: descriptor.kind, family: family, configuration: configuration, now: now, isPreview: true))
+        do {
+            return EntryResult(kind: descriptor.kind, family: family, configuration: configuration, entry: try CallAnswer.entry(from: data))
+        } catch {
+            throw .providerFailed(descriptor.kind, error.description)
+        }
+    }
+
+    /// The provider's placeholder entry, with the default configuration.
+    public func placeholder(_ params: PreviewParams) async throws(RPCError) -> EntryResult {
+        let (descriptor, family) = try kindAndFamily(params.kind, params.family)
+        let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
+        let data = try await call(descriptor, ProviderCall(
+            verb: "placeholder", kind: descriptor.kind, family: family, configuration: configuration, now: now))
+        do {
+            return EntryResult(kind: descriptor.kind, family: family, configuration: configuration, entry: try CallAnswer.entry(from: data))
+        } catch {
+            throw .providerFailed(descriptor.kind, error.description)
+        }
+    }
+
+    /// Dynamic options of an entity parameter, optionally filtered by search text.
+    public func options(_ params: OptionsParams) async throws(RPCError) -> OptionsResult {
+        guard let descriptor = catalog[params.kind] else { throw .unknownKind(params.kind) }
+        let family: WidgetFamily
+        if let name = params.family {
+            (_, family) = try kindAndFamily(params.kind, name)
+        } else {
+            family = descriptor.supportedFamilies[0]
+        }
+        guard let parameter = descriptor.intent?.parameter(params.parameter) else {
+            throw .invalidParams("params.parameter: kind '\(params.kind)' has no parameter '\(params.parameter)'")
+        }
+        guard parameter.type == .entity else {
+            throw .invalidParams("params.parameter: '\(params.parameter)' is a \(parameter.type.rawValue) parameter; only entity parameters have dynamic options")
+        }
+        let defaults = (try? descriptor.effectiveConfiguration([:], family: family)) ?? [:]
+        let options = try await entityOptions(descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search)
+        return OptionsResult(kind: descriptor.kind, parameter: parameter.name, options: options)
+    }
+
+    /// WidgetCenter's `invalidateConfigurationRecommendations()`: cached option lists are
+    /// dropped, so the next configuration check or `options` call asks the providers again.
+    public func invalidateConfigurationRecommendations(_ params: InvalidateParams) -> InvalidateResult {
+        let before = optionsCache.count
+        if let kind = params.kind {
+            optionsCache = optionsCache.filter { $0.key.kind != kind }
+        } else {
+            optionsCache.removeAll()
+        }
+        logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
+        return InvalidateResult(cleared: before - optionsCache.count)
+    }
+
+    private func entityOptions(
+        _ descriptor: WidgetDescriptor, parameter: String, family: WidgetFamily, configuration: [String: JSONValue],
+        search: String?
+    ) async throws(RPCError) -> [EntityOption] {
+        let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter)
+        if search == nil, let cached = optionsCache[key] { return cached }
+        let data = try await call(descriptor, ProviderCall(
+            verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
+            parameter: parameter, search: search))
+        let options: [EntityOption]
+        do {
+            options = try CallAnswer.options(from: data)
+        } catch {
+            throw .providerFailed(descriptor.kind, error.description)
+        }
+        if search == nil { optionsCache[key] = options }
+        return options
+    }
+
+    private func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
+        guard let provider = descriptor.provider else { throw .noProvider(descriptor.kind) }
+        let invocation = ProviderInvocation(
+            exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
+            timeout: provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes)
+        do {
+            return try await runner.run(invocation)
+        } catch {
+            logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(request.verb)", "error": "\(error)"])
+            throw .providerFailed(descriptor.kind, error.description)
+        }
+    }
+
+    func kindAndFamily(_ kind: String, _ familyName: String) throws(RPCError) -> (WidgetDescriptor, WidgetFamily) {
+        guard let descriptor = catalog[kind] else { throw .unknownKind(kind) }
+        guard let family = WidgetFamily(rawValue: familyName) else {
+            throw .invalidParams(
+                "params.family: unknown family '\(familyName)' (known: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard descriptor.supports(family) else {
+            throw .unsupportedFamily(familyName, kind: kind, supported: descriptor.supportedFamilies)
+        }
+        return (descriptor, family)
+    }
+}
+
+/// Cached dynamic options are per kind, family and parameter.
+struct OptionsKey: Hashable, Sendable {
+    var kind: String
+    var family: WidgetFamily
+    var parameter: String
+}

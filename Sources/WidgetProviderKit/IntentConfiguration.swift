@@ -1,0 +1,46 @@
+/// A configurable kind (WidgetKit's `IntentConfiguration`, without the view closure): each
+/// request's configuration is decoded as the provider's `Intent`.
+///
+/// ```swift
+/// IntentConfiguration(kind: "com.example.random-number", intent: RandomNumberIntent.self,
+///                     provider: RandomNumberProvider())
+/// ```
+public struct IntentConfiguration<Provider: IntentTimelineProvider>: WidgetConfiguration {
+    public let kind: String
+    public let provider: Provider
+
+    public init(kind: String, intent: Provider.Intent.Type, provider: Provider) {
+        self.kind = kind
+        self.provider = provider
+    }
+}
+
+extension IntentConfiguration: KindServing {
+    func placeholder(in context: TimelineProviderContext) throws -> WireEntry {
+        try WireEntry(provider.placeholder(in: context))
+    }
+
+    func snapshot(in context: TimelineProviderContext) async throws -> WireEntry {
+        let intent = try intent(from: context)
+        return try WireEntry(await provider.snapshot(for: intent, in: context))
+    }
+
+    func timeline(in context: TimelineProviderContext) async throws -> WireTimeline {
+        let intent = try intent(from: context)
+        return try WireTimeline(await provider.timeline(for: intent, in: context))
+    }
+
+    func options(for parameter: String, matching search: String?, in context: TimelineProviderContext)
+        async throws -> [IntentOption]
+    {
+        try await dynamicOptions(from: provider, parameter: parameter, search: search, context: context)
+    }
+
+    private func intent(from context: TimelineProviderContext) throws -> Provider.Intent {
+        do {
+            return try context.configuration.decode(Provider.Intent.self)
+        } catch let error as DecodingError {
+            throw WidgetProviderError.badConfiguration(kind: kind, reason: error.shortDescription)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// A kind whose provider takes no intent (WidgetKit's `StaticConfiguration`, without the
+/// view closure). The provider can still read `context.configuration`.
+public struct StaticConfiguration<Provider: TimelineProvider>: WidgetConfiguration {
+    public let kind: String
+    public let provider: Provider
+
+    public init(kind: String, provider: Provider) {
+        self.kind = kind
+        self.provider = provider
+    }
+}
+
+extension StaticConfiguration: KindServing {
+    func placeholder(in context: TimelineProviderContext) throws -> WireEntry {
+        try WireEntry(provider.placeholder(in: context))
+    }
+
+    func snapshot(in context: TimelineProviderContext) async throws -> WireEntry {
+        try WireEntry(await provider.snapshot(in: context))
+    }
+
+    func timeline(in context: TimelineProviderContext) async throws -> WireTimeline {
+        try WireTimeline(await provider.timeline(in: context))
+    }
+
+    func options(for parameter: String, matching search: String?, in context: TimelineProviderContext)
+        async throws -> [IntentOption]
+    {
+        try await dynamicOptions(from: provider, parameter: parameter, search: search, context: context)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a widget shows from `date` on: WidgetKit's `TimelineEntry`, made `Encodable` because
+/// widgetd carries entries as JSON instead of rendering a SwiftUI view in-process.
+///
+/// Every stored property other than `date` and `relevance` becomes a field of the entry's JSON
+/// `content`, through the type's `Encodable` conformance (synthesised for a struct whose
+/// properties are `Encodable`; rename fields with `CodingKeys`, nested values stay nested):
+///
+/// ```swift
+/// struct RandomNumberEntry: TimelineEntry {
+///     let date: Date
+///     let number: Int
+/// }
+/// // {"date": "2026-01-05T08:00:00Z", "content": {"number": 42}}
+/// ```
+public protocol TimelineEntry: Encodable, Sendable {
+    /// When the host starts showing this entry.
+    var date: Date { get }
+
+    /// How relevant the entry is for Smart Stack rotation; nil leaves the previous relevance
+    /// in force (semantics.md, Relevance 4).
+    var relevance: TimelineEntryRelevance? { get }
+}
+
+extension TimelineEntry {
+    /// No relevance, as in WidgetKit: declare a `relevance` property to give one.
+    public var relevance: TimelineEntryRelevance? { nil }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// An entry as widgetd reads it: `{"date", "content", "relevance"?}`.
+///
+/// The content is the entry encoded through its own `Encodable` conformance, minus the `date`
+/// and `relevance` keys, which have places of their own. An entry that encodes to something
+/// other than an object (a custom `encode(to:)`) keeps that value as its content.
+struct WireEntry: Encodable, Sendable {
+    let date: Date
+    let content: JSONValue
+    // Encoded from the Float itself, not through JSONValue, so 0.8 prints as 0.8.
+    let relevance: TimelineEntryRelevance?
+
+    init(_ entry: some TimelineEntry) throws {
+        date = entry.date
+        relevance = entry.relevance
+        var content: JSONValue
+        do {
+            let data = try ProviderJSON.encoder.encode(entry)
+            content = try ProviderJSON.decoder.decode(JSONValue.self, from: data)
+        } catch {
+            throw WidgetProviderError.badEntry("\(type(of: entry)): \(error)")
+        }
+        if case .object(var fields) = content {
+            fields["date"] = nil
+            fields["relevance"] = nil
+            content = .object(fields)
+        }
+        self.content = content
+    }
+
+    private enum CodingKeys: String, CodingKey { case date, content, relevance }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(content, forKey: .content)
+        try container.encodeIfPresent(relevance, forKey: .relevance)
+    }
+}

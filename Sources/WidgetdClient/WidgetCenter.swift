@@ -1,0 +1,141 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+/// WidgetKit's `WidgetCenter` for apps on Linux: asks widgetd to reload an app's widgets
+/// and reads which widgets are placed. Finds the socket as `widgetctl` does (`WIDGETD_SOCKET`,
+/// else the default path).
+///
+/// The WidgetKit-named reload calls do not throw, as on iOS (a reload is a request, and a
+/// missing daemon is not the app's problem); each has a throwing twin with typed errors for
+/// apps that want to know.
+public final class WidgetCenter: Sendable {
+    public static let shared = WidgetCenter()
+
+    /// The socket this center talks to; nil means the default location at each call.
+    public let socketPath: String?
+
+    public init(socketPath: String? = nil) {
+        self.socketPath = socketPath
+    }
+
+    // MARK: WidgetKit names
+
+    /// Makes every instance of `kind` due for a reload now (budgeted, like iOS).
+    public func reloadTimelines(ofKind kind: String) {
+        _ = try? requestReload(ofKinds: [kind])
+    }
+
+    /// Makes every instance of every kind due for a reload now.
+    public func reloadAllTimelines() {
+        _ = try? requestReloadAll()
+    }
+
+    /// The placed widgets, delivered to `completion` (on a background thread).
+    public func getCurrentConfigurations(_ completion: @escaping @Sendable (Result<[WidgetInfo], WidgetCenterError>) -> Void) {
+        Thread.detachNewThread {
+            completion(Result { () throws(WidgetCenterError) -> [WidgetInfo] in try self.configurations() })
+        }
+    }
+
+    /// The placed widgets.
+    public func currentConfigurations() async throws(WidgetCenterError) -> [WidgetInfo] {
+        try configurations()
+    }
+
+    /// Tells widgetd that the options the app's providers offer have changed: the cached
+    /// dynamic options are dropped and asked for again when next needed.
+    public func invalidateConfigurationRecommendations() {
+        _ = try? invalidateRecommendations()
+    }
+
+    // MARK: Throwing twins and additions
+
+    /// `reloadTimelines(ofKind:)` for several kinds; `userInitiated` marks a tap, which the
+    /// budget exempts. Returns the instances now due.
+    @discardableResult
+    public func requestReload(ofKinds kinds: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
+        let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
+        return result.instances
+    }
+
+    @discardableResult
+    public func requestReloadAll(userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
+        let result: ReloadResult = try call(.reloadAllTimelines, ReloadAllParams(userInitiated: userInitiated))
+        return result.instances
+    }
+
+    public func configurations() throws(WidgetCenterError) -> [WidgetInfo] {
+        let instances: [InstanceInfo] = try call(.list, EmptyParams())
+        return instances.map { WidgetInfo(id: $0.id, kind: $0.kind, family: $0.family, configuration: $0.configuration) }
+    }
+
+    @discardableResult
+    public func invalidateRecommendations(ofKind kind: String? = nil) throws(WidgetCenterError) -> Int {
+        let result: InvalidateResult = try call(.invalidateConfigurationRecommendations, InvalidateParams(kind: kind))
+        return result.cleared
+    }
+
+    /// Installs a timeline for an instance from the app: any `Encodable` that encodes as
+    /// Timeline JSON (interface.md), e.g. `WidgetProviderKit.Timeline` or `WidgetCore.Timeline`.
+    public func push<T: Encodable>(_ timeline: T, to instance: String) throws(WidgetCenterError) {
+        let json: JSONValue
+        do {
+            json = try WidgetJSON.decoder.decode(JSONValue.self, from: WidgetJSON.encoder.encode(timeline))
+        } catch {
+            throw .invalidTimeline("\(error)")
+        }
+        let _: PushResult = try call(.push, RawPush(id: instance, timeline: json))
+    }
+
+    private func call<P: Encodable, R: Decodable>(_ method: RPCMethod, _ params: P) throws(WidgetCenterError) -> R {
+        do {
+            let connection = try WidgetdConnection(path: socketPath ?? SocketLocation.defaultPath())
+            return try connection.call(method, params, as: R.self)
+        } catch {
+            throw WidgetCenterError(error)
+        }
+    }
+}
+
+/// `push` params with the timeline as sent, so the daemon's validation messages apply.
+private struct RawPush: Encodable {
+    var id: String
+    var timeline: JSONValue
+}
+
+/// WidgetKit's `WidgetInfo`: one placed widget.
+public struct WidgetInfo: Sendable, Hashable {
+    public var id: String
+    public var kind: String
+    public var family: WidgetFamily
+    /// The effective configuration (defaults filled in, hidden parameters removed).
+    public var configuration: [String: JSONValue]
+}
+
+/// Why a WidgetCenter call failed.
+public enum WidgetCenterError: Error, Sendable, CustomStringConvertible {
+    /// widgetd is not running, or its socket is elsewhere or not accessible.
+    case daemonUnreachable(String)
+    /// widgetd refused the request (unknown kind, invalid timeline, ...).
+    case refused(code: Int, message: String)
+    case invalidTimeline(String)
+    case protocolError(String)
+
+    init(_ error: WidgetdClientError) {
+        switch error {
+        case .cannotConnect, .connectionLost: self = .daemonUnreachable(error.description)
+        case .daemon(let rpc): self = .refused(code: rpc.code, message: rpc.message)
+        case .badResponse(let reason): self = .protocolError(reason)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .daemonUnreachable(let reason): reason
+        case .refused(_, let message): message
+        case .invalidTimeline(let reason): "timeline not encodable: \(reason)"
+        case .protocolError(let reason): reason
+        }
+    }
+}
