@@ -36,13 +36,10 @@ struct EmojiRangersProvider: IntentTimelineProvider {
             EmojiRangersEntry(date: now, detail: detail, health: detail.health(at: now), fullHealthAt: endDate)
         ]
         // Following entries fall on the healing ticks, so the last one is exactly at full health.
-        var tick = endDate
-        var ticks: [Date] = []
-        while tick > now {
-            ticks.append(tick)
-            tick = tick.addingTimeInterval(-CharacterDetail.healingInterval)
-        }
-        for date in ticks.reversed() {
+        let interval = CharacterDetail.healingInterval
+        let ticksLeft = Int((endDate.timeIntervalSince(now) / interval).rounded(.up))
+        for ticksBeforeEnd in stride(from: ticksLeft - 1, through: 0, by: -1) {
+            let date = endDate.addingTimeInterval(-TimeInterval(ticksBeforeEnd) * interval)
             entries.append(
                 EmojiRangersEntry(date: date, detail: detail, health: detail.health(at: date), fullHealthAt: endDate))
         }
