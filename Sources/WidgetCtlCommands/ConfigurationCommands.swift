@@ -56,7 +56,7 @@ enum EntryOutput {
             print("\(result.kind)  \(result.family.rawValue)  configuration: \(Show.configuration(result.configuration))")
             print("date:      \(Show.date(result.entry.date))")
             if let relevance = result.entry.relevance {
-                print("relevance: \(relevance.score) for \(relevance.duration == 0 ? "until next" : DurationText.format(relevance.duration))")
+                print("relevance: \(Show.relevance(relevance))")
             }
             let content = (try? WidgetJSON.prettyEncoder.encode(result.entry.content)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
             print("content:   \(content.replacingOccurrences(of: "\n", with: "\n           "))")

@@ -40,6 +40,12 @@ enum Show {
         return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
+    /// `0.8 for 1h`, or `0.8 until the next relevance` for duration 0.
+    static func relevance(_ relevance: EntryRelevance) -> String {
+        let score = relevance.score.rounded() == relevance.score ? String(Int(relevance.score)) : String(relevance.score)
+        return relevance.duration == 0 ? "\(score) until the next relevance" : "\(score) for \(DurationText.format(relevance.duration))"
+    }
+
     static func configuration(_ configuration: [String: JSONValue]) -> String {
         configuration.isEmpty ? "-" : json(.object(configuration), limit: 40)
     }

@@ -26,7 +26,7 @@ struct TimelineCommand: ParsableCommand {
             if let error = result.lastError { print("last reload failed: \(error)") }
             var table = Table("", "DATE", "CONTENT", "RELEVANCE")
             for (index, entry) in result.entries.enumerated() {
-                let relevance = entry.relevance.map { "\($0.score) for \($0.duration == 0 ? "until next" : DurationText.format($0.duration))" } ?? "-"
+                let relevance = entry.relevance.map(Show.relevance) ?? "-"
                 table.add(index == result.currentIndex ? "▶" : " ", Show.date(entry.date), Show.json(entry.content), relevance)
             }
             table.print()
