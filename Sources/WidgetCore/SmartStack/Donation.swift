@@ -1,0 +1,31 @@
+import Foundation
+
+/// A record that the user looked at some information in an app (an intent donation).
+public struct Donation: Sendable, Hashable, Codable {
+    public var intentType: String
+    public var parameters: [String: JSONValue]
+    public var date: Date
+    public var id: String?
+    public var group: String?
+
+    public init(intentType: String, parameters: [String: JSONValue], date: Date, id: String? = nil, group: String? = nil) {
+        self.intentType = intentType
+        self.parameters = parameters
+        self.date = date
+        self.id = id
+        self.group = group
+    }
+
+    /// semantics.md, Donations 2: same intent type, and for at least one supported
+    /// combination every parameter in it has the same value here and in the configuration.
+    /// An empty combination matches nothing: it says nothing about the user's interest.
+    public func matches(_ schema: IntentSchema, configuration: [String: JSONValue]) -> Bool {
+        guard schema.type == intentType else { return false }
+        return schema.supportedCombinations.contains { combination in
+            !combination.isEmpty && combination.allSatisfy { name in
+                guard let donated = parameters[name], let configured = configuration[name] else { return false }
+                return donated == configured
+            }
+        }
+    }
+}

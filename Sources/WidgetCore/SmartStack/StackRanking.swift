@@ -1,0 +1,72 @@
+import Foundation
+
+/// One instance of a stack as ranked at a moment, with every component (for `explain` and
+/// the decision log).
+public struct RankedCandidate: Sendable, Hashable, Codable {
+    public var instance: InstanceID
+    /// The score in force, nil when none (never had one, or it lapsed).
+    public var score: Double?
+    public var relevanceSince: Date?
+    public var relevanceUntil: Date?
+    /// The score relative to the instance's own best in the window, in [0, 1].
+    public var relevance: Double
+    public var affinity: Double
+    /// Ids (or dates) of the donations that contributed most.
+    public var donations: [String]
+    /// False while the score in force is <= 0: never rotated in.
+    public var eligible: Bool
+    public var rank: Double
+
+    public init(
+        instance: InstanceID, score: Double?, relevanceSince: Date?, relevanceUntil: Date?, relevance: Double, affinity: Double,
+        donations: [String], eligible: Bool, rank: Double
+    ) {
+        self.instance = instance
+        self.score = score
+        self.relevanceSince = relevanceSince
+        self.relevanceUntil = relevanceUntil
+        self.relevance = relevance
+        self.affinity = affinity
+        self.donations = donations
+        self.eligible = eligible
+        self.rank = rank
+    }
+
+    /// Something speaks for this instance now.
+    public func hasSignal(_ settings: RotationSettings) -> Bool {
+        eligible && rank > settings.signalThreshold
+    }
+}
+
+/// What is known of one instance when ranking.
+public struct RankingInput: Sendable {
+    public var instance: InstanceID
+    public var history: RelevanceHistory
+    public var matchedDonations: [Donation]
+
+    public init(instance: InstanceID, history: RelevanceHistory, matchedDonations: [Donation]) {
+        self.instance = instance
+        self.history = history
+        self.matchedDonations = matchedDonations
+    }
+}
+
+public enum StackRanking {
+    /// Ranks the instances of a stack at `now` (semantics.md, Ranking 1).
+    public static func rank(
+        _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar
+    ) -> [RankedCandidate] {
+        inputs.map { input in
+            let current = input.history.current(at: now)
+            let relative = input.history.relative(at: now, window: settings.relevanceWindow)
+            let (value, contributions) = affinity.affinity(at: now, donations: input.matchedDonations, calendar: calendar)
+            let eligible = (current?.score ?? 1) > 0
+            let rank = eligible ? settings.relevanceWeight * relative + settings.affinityWeight * value : 0
+            return RankedCandidate(
+                instance: input.instance, score: current?.score, relevanceSince: current?.since, relevanceUntil: current?.until,
+                relevance: relative, affinity: value,
+                donations: contributions.prefix(5).map { $0.donation.id ?? ISO8601.string(from: $0.donation.date) },
+                eligible: eligible, rank: rank)
+        }
+    }
+}
