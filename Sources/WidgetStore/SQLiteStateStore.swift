@@ -62,6 +62,30 @@ public final class SQLiteStateStore: StateStore {
                 table.column("wanted", .double).notNull()
             }
         }
+        migrator.registerMigration("v2-smart-stacks") { db in
+            try db.create(table: "stack") { table in
+                table.primaryKey("name", .text)
+                // The whole StackState as JSON: members, top, user choice, hold, rotations.
+                table.column("state", .text).notNull()
+            }
+            try db.create(table: "donation") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("id", .text).indexed()
+                table.column("groupId", .text).indexed()
+                table.column("json", .text).notNull()
+                table.column("date", .double).notNull()
+            }
+            try db.create(table: "decision") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("stack", .text).notNull().indexed()
+                table.column("date", .double).notNull()
+                table.column("json", .text).notNull()
+            }
+            try db.create(table: "relevance") { table in
+                table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
+                table.column("json", .text).notNull()
+            }
+        }
         return migrator
     }
 
@@ -94,7 +118,42 @@ public final class SQLiteStateStore: StateStore {
                 guard let reason = ReloadReason(rawValue: reasonName) else { continue }
                 state.requests[row["instance"]] = StoredRequest(reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]))
             }
+            for row in try Row.fetchAll(db, sql: "SELECT state FROM stack ORDER BY name") {
+                let text: String = row["state"]
+                state.stacks.append(try WidgetJSON.decoder.decode(StackState.self, from: Data(text.utf8)))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT json FROM donation ORDER BY date, rowid") {
+                let text: String = row["json"]
+                state.donations.append(try WidgetJSON.decoder.decode(Donation.self, from: Data(text.utf8)))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT instance, json FROM relevance") {
+                let text: String = row["json"]
+                state.relevance[row["instance"]] = try WidgetJSON.decoder.decode(RelevanceHistory.self, from: Data(text.utf8))
+            }
             return state
+        }
+    }
+
+    public func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
+        try await pool.read { db in
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if let stack {
+                conditions.append("stack = ?")
+                arguments += [stack]
+            }
+            if let since {
+                conditions.append("date >= ?")
+                arguments += [since.timeIntervalSince1970]
+            }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            arguments += [max(0, limit)]
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT json FROM decision \(filter) ORDER BY date DESC, rowid DESC LIMIT ?", arguments: arguments)
+            return try rows.reversed().map { row in
+                let text: String = row["json"]
+                return try WidgetJSON.decoder.decode(RotationDecision.self, from: Data(text.utf8))
+            }
         }
     }
 
@@ -107,6 +166,10 @@ public final class SQLiteStateStore: StateStore {
                 try db.execute(sql: sql, arguments: arguments)
             }
         }
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try WidgetJSON.encoder.encode(value), as: UTF8.self)
     }
 
     private static func statement(for change: StoreChange) throws -> (String, StatementArguments) {
@@ -154,6 +217,36 @@ public final class SQLiteStateStore: StateStore {
             )
         case .deleteRequest(let id, let through):
             return ("DELETE FROM request WHERE instance = ? AND wanted <= ?", [id, through.timeIntervalSince1970])
+        case .putStack(let stack):
+            return ("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, try json(stack)])
+        case .deleteStack(let name):
+            return ("DELETE FROM stack WHERE name = ?", [name])
+        case .putDonation(let donation):
+            return (
+                "INSERT INTO donation (id, groupId, json, date) VALUES (?, ?, ?, ?)",
+                [donation.id, donation.group, try json(donation), donation.date.timeIntervalSince1970]
+            )
+        case .deleteDonations(let id, let group):
+            switch (id, group) {
+            case (let id?, _): return ("DELETE FROM donation WHERE id = ?", [id])
+            case (nil, let group?): return ("DELETE FROM donation WHERE groupId = ?", [group])
+            case (nil, nil): return ("DELETE FROM donation", [])
+            }
+        case .appendDecision(let decision):
+            return (
+                "INSERT INTO decision (stack, date, json) VALUES (?, ?, ?)",
+                [decision.stack, decision.date.timeIntervalSince1970, try json(decision)]
+            )
+        case .pruneDecisions(let keep):
+            return (
+                "DELETE FROM decision WHERE rowid NOT IN (SELECT rowid FROM decision ORDER BY rowid DESC LIMIT ?)",
+                [max(0, keep)]
+            )
+        case .putRelevance(let id, let history):
+            return (
+                "INSERT OR REPLACE INTO relevance (instance, json) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
+                [id, try json(history), id]
+            )
         }
     }
 }

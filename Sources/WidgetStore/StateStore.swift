@@ -6,6 +6,8 @@ import WidgetCore
 public protocol StateStore: Sendable {
     func load() async throws -> PersistedState
     func apply(_ changes: [StoreChange]) async throws
+    /// Logged rotation decisions, oldest first: the newest `limit` of those matching.
+    func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision]
 }
 
 /// One change to durable state.
@@ -23,6 +25,17 @@ public enum StoreChange: Sendable {
     /// Forgets the requests a launch at `through` satisfied (those wanted up to then); a
     /// request made while the launch ran stays.
     case deleteRequest(InstanceID, through: Date)
+    /// A stack with its members in order and its rotation state.
+    case putStack(StackState)
+    case deleteStack(String)
+    case putDonation(Donation)
+    /// Deletes donations by identifier, by group, or all (both nil).
+    case deleteDonations(id: String?, group: String?)
+    case appendDecision(RotationDecision)
+    /// Keeps the newest `keep` decisions.
+    case pruneDecisions(keep: Int)
+    /// An instance's relevance score history (semantics.md, Relevance 2).
+    case putRelevance(InstanceID, RelevanceHistory)
 }
 
 /// Everything needed to rebuild the daemon after a restart.
@@ -32,6 +45,9 @@ public struct PersistedState: Sendable {
     /// Budgeted reload dates per instance, oldest first.
     public var budgetedReloads: [InstanceID: [Date]] = [:]
     public var requests: [InstanceID: StoredRequest] = [:]
+    public var stacks: [StackState] = []
+    public var donations: [Donation] = []
+    public var relevance: [InstanceID: RelevanceHistory] = [:]
 
     public init() {}
 }

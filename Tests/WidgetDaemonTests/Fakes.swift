@@ -16,6 +16,15 @@ actor MemoryStateStore: StateStore {
     }
 
     func setFailWrites(_ fail: Bool) { failWrites = fail }
+
+    func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
+        let all = applied.joined().compactMap { change -> RotationDecision? in
+            if case .appendDecision(let decision) = change { return decision }
+            return nil
+        }
+        let matching = all.filter { (stack == nil || $0.stack == stack) && (since == nil || $0.date >= since!) }
+        return Array(matching.suffix(limit))
+    }
 }
 
 /// Answers every launch with a fixed timeline and records the requests it was given.

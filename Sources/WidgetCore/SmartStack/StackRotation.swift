@@ -66,6 +66,19 @@ public struct RotationDecision: Sendable, Hashable, Codable {
     public var candidate: InstanceID
     public var reason: RotationReason
     public var candidates: [RankedCandidate]
+
+    public init(
+        date: Date, stack: String, from: InstanceID?, to: InstanceID?, candidate: InstanceID, reason: RotationReason,
+        candidates: [RankedCandidate]
+    ) {
+        self.date = date
+        self.stack = stack
+        self.from = from
+        self.to = to
+        self.candidate = candidate
+        self.reason = reason
+        self.candidates = candidates
+    }
 }
 
 public enum StackRotation {
