@@ -100,7 +100,12 @@ public enum DescriptorParser {
             guard seconds > 0, seconds <= 3600 else { throw fail("provider.timeout", "must be > 0 and <= 3600 seconds") }
             timeout = seconds
         }
-        return ProviderSpec(exec: exec, timeout: timeout)
+        var batch = false
+        if let value = object["batch"] {
+            guard case .bool(let flag) = value else { throw fail("provider.batch", "expected true or false") }
+            batch = flag
+        }
+        return ProviderSpec(exec: exec, timeout: timeout, batch: batch)
     }
 
     /// A path with a slash is relative to the descriptor's folder; a bare name stays bare and is

@@ -37,6 +37,10 @@ public struct ProviderSpec: Sendable, Hashable, Codable {
     public var exec: [String]
     /// Seconds before the provider is killed; nil means the daemon's default.
     public var timeout: TimeInterval?
+    /// The provider answers batches (`{"timelines": [...]}`, one per requested instance), so
+    /// one launch may serve instances of different kinds, families and configurations. Without
+    /// it a launch only serves instances that would get the same answer.
+    public var batch: Bool = false
 
     /// Instances whose providers have equal keys share launches when their reloads merge.
     public var key: String { exec.joined(separator: "\u{0}") }

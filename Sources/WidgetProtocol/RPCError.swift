@@ -31,6 +31,7 @@ extension RPCError {
         public static let busy = -32007
         public static let noProvider = -32008
         public static let providerFailed = -32009
+        public static let shuttingDown = -32010
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -66,6 +67,8 @@ extension RPCError {
     public static let clockNotVirtual = RPCError(
         code: Code.clockNotVirtual,
         message: "the daemon runs on the real clock; start it with --clock virtual:ISO8601 to move time")
+
+    public static let shuttingDown = RPCError(code: Code.shuttingDown, message: "widgetd is shutting down")
 
     public static func storageFailure(_ detail: String) -> RPCError {
         RPCError(code: Code.storageFailure, message: "state could not be saved, nothing changed: \(detail)")

@@ -44,6 +44,7 @@ actor ScriptedRunner: ProviderRunning {
     private func record(_ invocation: ProviderInvocation) { invocations.append(invocation) }
 
     func terminateAll() async {}
+    func setMaxConcurrent(_ limit: Int) async {}
     var running: Int { 0 }
 
     /// The `now` field of each request, in launch order.

@@ -88,6 +88,35 @@ extension Integration {
             #expect(launches.map(\.instances) == [1, 1, 1, 1])
         }
 
+        @Test func aProviderWithoutBatchNeverGetsAnotherConfigurationsTimeline() throws {
+            let fixture = try DaemonFixture()
+            let log = fixture.directory + "/echo.log"
+            // Answers one plain Timeline for the top-level configuration, as interface.md allows.
+            try fixture.provider("echo", """
+                #!/bin/sh
+                request=$(cat)
+                city=$(printf '%s' "$request" | sed -n 's/^{"configuration":{"city":"\\([^"]*\\)".*/\\1/p')
+                count=$(printf '%s' "$request" | grep -o '"instance":' | wc -l)
+                echo "$city $((count - 1))" >> "\(log)"
+                printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"city":"%s"}}],"policy":"never"}' "$city"
+                """)
+            try fixture.descriptor("test.echo", exec: ["./echo"], intent: DaemonFixture.testIntent)
+            try fixture.start()
+            let oslo = try fixture.add("test.echo", "city=Oslo")
+            let kyoto = try fixture.add("test.echo", "city=Kyoto")
+            #expect(fixture.ctl("clock", "advance", "30s").status == 0)
+            #expect(fixture.ctl("reload", "test.echo", "--user-initiated").status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            for (id, city) in [(oslo, "Oslo"), (kyoto, "Kyoto")] {
+                let entry = fixture.ctl("--json", "timeline", id).object["currentEntry"] as? [String: Any]
+                #expect((entry?["content"] as? [String: Any])?["city"] as? String == city)
+            }
+            // Each launch served one configuration, however the reloads fell together.
+            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            #expect(lines.count == 4)
+            #expect(lines.allSatisfy { $0.hasSuffix(" 1") })
+        }
+
         @Test func firstLoadsOfSeveralInstancesMerge() throws {
             let fixture = try DaemonFixture()
             try fixture.counterWidget()

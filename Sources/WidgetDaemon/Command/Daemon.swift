@@ -80,5 +80,8 @@ struct ReadinessService: Service {
         logger.info("widgetd ready")
         try? await gracefulShutdown()
         notifier.stopping()
+        // Before the socket drains: no new launches, running providers killed, so a long
+        // `clock advance` ends instead of holding the shutdown.
+        await engine.shutdown()
     }
 }

@@ -40,6 +40,7 @@ extension Engine {
         var processed = 0
         while true {
             await drainRunning()
+            guard !stopping else { throw .shuttingDown }
             guard let next = scheduler.nextDeadline(), next <= target else { break }
             virtualNow = max(virtualNow ?? next, next)
             processed += processDue()

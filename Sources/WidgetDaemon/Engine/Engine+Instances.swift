@@ -27,6 +27,10 @@ extension Engine {
     }
 
     public func remove(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
+        try await withInstanceLock(params.id) { () async throws(RPCError) -> RemoveResult in try await removeLocked(params) }
+    }
+
+    private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
         _ = try instance(params.id)
         try await commit([.deleteInstance(params.id)])
         instances[params.id] = nil
@@ -40,6 +44,10 @@ extension Engine {
 
     /// Changes an instance's configuration; the reload that follows is exempt from the budget.
     public func configure(_ params: ConfigureParams) async throws(RPCError) -> InstanceInfo {
+        try await withInstanceLock(params.id) { () async throws(RPCError) -> InstanceInfo in try await configureLocked(params) }
+    }
+
+    private func configureLocked(_ params: ConfigureParams) async throws(RPCError) -> InstanceInfo {
         var instance = try instance(params.id)
         var given = params.replace == true ? [:] : instance.configuration
         given.merge(params.configuration) { $1 }
@@ -64,6 +72,10 @@ extension Engine {
 
     /// Installs a timeline for an instance from outside (`widgetctl push`, an app).
     public func push(_ params: PushParams) async throws(RPCError) -> PushResult {
+        try await withInstanceLock(params.id) { () async throws(RPCError) -> PushResult in try await pushLocked(params) }
+    }
+
+    private func pushLocked(_ params: PushParams) async throws(RPCError) -> PushResult {
         let instance = try instance(params.id)
         let now = self.now
         try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now)])

@@ -11,6 +11,9 @@ extension Engine {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }
         if let newSettings {
+            let concurrency = newSettings.maxConcurrentProviders
+            let runner = self.runner
+            Task { await runner.setMaxConcurrent(concurrency) }
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
             scheduler.updateBudget(

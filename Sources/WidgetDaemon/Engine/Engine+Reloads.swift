@@ -42,13 +42,40 @@ extension Engine {
         scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: max(date, now)))
     }
 
+    /// One wake-up, one launch per group: everything for a batch-capable provider, else the
+    /// instances that would get the same answer (same kind, family and configuration), so a
+    /// provider that answers one Timeline never serves it to a configuration it did not see.
     private func launch(_ batch: ReloadBatch) {
         let members = batch.members.compactMap { instances[$0.instance] }
-        guard let first = members.first, let descriptor = catalog[first.kind], let provider = descriptor.provider else {
+        guard let first = members.first, let provider = catalog[first.kind]?.provider else {
             // The kind lost its provider (descriptors reloaded): nothing can reload these.
             for member in batch.members { scheduler.completed(member.instance, policyDue: nil) }
             return
         }
+        if provider.batch {
+            launch(batch, members: members, provider: provider)
+            return
+        }
+        var groups: [[WidgetInstance]] = []
+        for member in members {
+            if let index = groups.firstIndex(where: {
+                $0[0].kind == member.kind && $0[0].family == member.family && $0[0].configuration == member.configuration
+            }) {
+                groups[index].append(member)
+            } else {
+                groups.append([member])
+            }
+        }
+        for group in groups {
+            let ids = Set(group.map(\.id))
+            var part = batch
+            part.members = batch.members.filter { ids.contains($0.instance) }
+            launch(part, members: group, provider: catalog[group[0].kind]?.provider ?? provider)
+        }
+    }
+
+    private func launch(_ batch: ReloadBatch, members: [WidgetInstance], provider: ProviderSpec) {
+        let first = members[0]
         nextLaunchToken += 1
         let token = nextLaunchToken
         let request = ProviderRequest(verb: "timeline", members: members, now: batch.date)
@@ -97,6 +124,10 @@ extension Engine {
             break
         }
         changes.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
+        if stopping, case .failure = outcome {
+            // Killed by the shutdown, not by its own fault: nothing to record, charge or retry.
+            return
+        }
         var failure: String?
         do {
             try await store.apply(changes)

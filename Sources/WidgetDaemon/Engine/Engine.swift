@@ -23,6 +23,8 @@ public actor Engine {
     var lastErrors: [InstanceID: String] = [:]
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
+    /// Instances with a request changing them in progress, and who waits for each.
+    var instanceLocks: [InstanceID: [CheckedContinuation<Void, Never>]] = [:]
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
     var running: [UInt64: Task<Void, Never>] = [:]

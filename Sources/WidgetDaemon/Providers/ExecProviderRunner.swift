@@ -19,12 +19,18 @@ public final class ExecProviderRunner: ProviderRunning {
     public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {
         await gate.acquire()
         let result: Result<Data, ProviderFailure> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async {
+            // A thread of its own: libdispatch's global pool is sized to the cores and grows
+            // slowly, which would delay launches well below the concurrency cap.
+            Thread.detachNewThread {
                 continuation.resume(returning: self.runBlocking(invocation))
             }
         }
         await gate.release()
         return try result.get()
+    }
+
+    public func setMaxConcurrent(_ limit: Int) async {
+        await gate.setLimit(limit)
     }
 
     public func terminateAll() async {
@@ -42,8 +48,6 @@ public final class ExecProviderRunner: ProviderRunning {
         }
         live.withLock { _ = $0.insert(child.pid) }
         defer {
-            // Whatever the provider left behind in its group goes with it.
-            kill(-child.pid, SIGKILL)
             live.withLock { _ = $0.remove(child.pid) }
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))

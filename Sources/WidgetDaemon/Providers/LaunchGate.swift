@@ -1,6 +1,6 @@
 /// Caps how many providers run at once; launches beyond the cap wait in order.
 actor LaunchGate {
-    private let limit: Int
+    private var limit: Int
     private var active = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -9,6 +9,15 @@ actor LaunchGate {
     }
 
     var running: Int { active }
+
+    /// A new cap (SIGHUP); waiters start at once if the cap grew.
+    func setLimit(_ newLimit: Int) {
+        limit = max(1, newLimit)
+        while active < limit, !waiters.isEmpty {
+            active += 1
+            waiters.removeFirst().resume()
+        }
+    }
 
     func acquire() async {
         if active < limit {

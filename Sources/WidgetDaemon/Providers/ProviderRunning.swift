@@ -6,6 +6,8 @@ public protocol ProviderRunning: Sendable {
     func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data
     /// Kills every provider still running (shutdown).
     func terminateAll() async
+    /// Changes how many providers may run at once (settings reloaded).
+    func setMaxConcurrent(_ limit: Int) async
     var running: Int { get async }
 }
 

@@ -146,18 +146,23 @@ struct SpawnedChild {
         return .finished(output: output, errorOutput: errors)
     }
 
-    /// Reaps the child. With a deadline, gives up (nil) when it passes.
+    /// Reaps the child, first killing whatever it left in its process group. With a deadline,
+    /// gives up (nil) when it passes. The group is killed while the exited child is still a
+    /// zombie, so its pid (the group id) cannot have been reused by an unrelated process.
     func wait(until deadline: ContinuousClock.Instant?) -> Status? {
-        var status: CInt = 0
+        var info = siginfo_t()
         while true {
-            let result = waitpid(pid, &status, deadline == nil ? 0 : WNOHANG)
-            if result == pid { break }
-            if result < 0 && errno != EINTR { return .exited(-1) }
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | (deadline == nil ? 0 : WNOHANG))
+            if result == 0 && info._sifields._sigchld.si_pid == pid { break }
+            if result < 0 && errno != EINTR { break }
             if let deadline {
                 if ContinuousClock.now >= deadline { return nil }
                 usleep(2000)
             }
         }
+        kill(-pid, SIGKILL)
+        var status: CInt = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7f
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }

@@ -32,11 +32,16 @@ public final class ControlServer: Service {
     ) async throws -> ControlServer {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            // A client may send its last request and shut down its writing side (`socat`, a
+            // script): the answers still go out before the connection closes.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
         let initializer: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<Frame, ByteBuffer>> = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(limit: maxLineBytes)))
-                return try NIOAsyncChannel<Frame, ByteBuffer>(wrappingChannelSynchronously: channel)
+                return try NIOAsyncChannel<Frame, ByteBuffer>(
+                    wrappingChannelSynchronously: channel,
+                    configuration: .init(isOutboundHalfClosureEnabled: true))
             }
         }
         if let fd = inheritedSocket {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 
 /// One line per event on stderr: `<N>` priority prefix when stderr is a journal stream
@@ -29,7 +30,15 @@ public struct StderrLogHandler: LogHandler {
             ? "<\(event.level.syslogPriority)>"
             : "\(Date().formatted(.iso8601)) \(event.level)"
         let line = "\(head) \(event.message)\(details.isEmpty ? "" : " " + details)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        // write(2), errors ignored: FileHandle.write traps on EPIPE, and a vanished log reader
+        // must not take the daemon down.
+        var bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            offset += count
+        }
     }
 }
 

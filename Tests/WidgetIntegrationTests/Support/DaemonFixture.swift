@@ -37,13 +37,14 @@ final class DaemonFixture {
     /// Writes a descriptor for `kind` run by `exec` (relative paths resolve in the widgets dir).
     func descriptor(
         _ kind: String, exec: [String]?, families: [String] = ["systemSmall", "systemMedium"], timeout: Double? = nil,
-        intent: [String: Any]? = nil
+        intent: [String: Any]? = nil, batch: Bool = false
     ) throws {
         var object: [String: Any] = ["kind": kind, "displayName": kind, "supportedFamilies": families]
         if let intent { object["intent"] = intent }
         if let exec {
             var provider: [String: Any] = ["exec": exec]
             if let timeout { provider["timeout"] = timeout }
+            if batch { provider["batch"] = true }
             object["provider"] = provider
         }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -63,7 +64,8 @@ final class DaemonFixture {
             d() { date -u -d "@$(( t + $1 ))" +%Y-%m-%dT%H:%M:%SZ; }
             printf '{"entries":[{"date":"%s","content":{"n":0}},{"date":"%s","content":{"n":1}},{"date":"%s","content":{"n":2}}],"policy":"atEnd"}\\n' "$(d 0)" "$(d 60)" "$(d 120)"
             """)
-        try descriptor(kind, exec: ["./counter", launchLog], timeout: timeout, intent: Self.testIntent)
+        // Its answer is the same for every instance, so it may serve any batch.
+        try descriptor(kind, exec: ["./counter", launchLog], timeout: timeout, intent: Self.testIntent, batch: true)
     }
 
     var launchLog: String { directory + "/launches.log" }
