@@ -3,6 +3,7 @@
 // No _GNU_SOURCE here: it changes glibc's struct layouts (fd_set) for this module only,
 // and Clang then refuses to merge them with other modules' view of the same headers.
 #include <spawn.h>
+#include <sys/timerfd.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 

@@ -86,6 +86,11 @@ public final class SQLiteStateStore: StateStore {
                 table.column("json", .text).notNull()
             }
         }
+        migrator.registerMigration("v3-request-sequence") { db in
+            try db.alter(table: "request") { table in
+                table.add(column: "sequence", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 
@@ -113,10 +118,11 @@ public final class SQLiteStateStore: StateStore {
             for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
                 state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted FROM request") {
+            for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted, sequence FROM request") {
                 let reasonName: String = row["reason"]
                 guard let reason = ReloadReason(rawValue: reasonName) else { continue }
-                state.requests[row["instance"]] = StoredRequest(reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]))
+                state.requests[row["instance"]] = StoredRequest(
+                    reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]), sequence: row["sequence"])
             }
             for row in try Row.fetchAll(db, sql: "SELECT state FROM stack ORDER BY name") {
                 let text: String = row["state"]
@@ -207,16 +213,16 @@ public final class SQLiteStateStore: StateStore {
             )
         case .pruneReloads(let before):
             return ("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])
-        case .putRequest(let id, let reason, let wanted):
+        case .putRequest(let id, let reason, let wanted, let sequence):
             return (
                 """
-                INSERT OR REPLACE INTO request (instance, reason, wanted)
-                SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                INSERT OR REPLACE INTO request (instance, reason, wanted, sequence)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
-                [id, reason.rawValue, wanted.timeIntervalSince1970, id]
+                [id, reason.rawValue, wanted.timeIntervalSince1970, sequence, id]
             )
-        case .deleteRequest(let id, let through):
-            return ("DELETE FROM request WHERE instance = ? AND wanted <= ?", [id, through.timeIntervalSince1970])
+        case .deleteRequest(let id, let sequence):
+            return ("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])
         case .putStack(let stack):
             return ("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, try json(stack)])
         case .deleteStack(let name):

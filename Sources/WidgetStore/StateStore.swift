@@ -21,10 +21,11 @@ public enum StoreChange: Sendable {
     /// Forgets reload history older than the budget window.
     case pruneReloads(before: Date)
     /// A reload that was asked for and not yet carried out (so a crash does not lose it).
-    case putRequest(InstanceID, reason: ReloadReason, wanted: Date)
-    /// Forgets the requests a launch at `through` satisfied (those wanted up to then); a
-    /// request made while the launch ran stays.
-    case deleteRequest(InstanceID, through: Date)
+    /// `sequence` increases with every request, so a launch deletes exactly what it consumed.
+    case putRequest(InstanceID, reason: ReloadReason, wanted: Date, sequence: Int64)
+    /// Forgets the request a launch carried out; a request made while it ran (a newer
+    /// sequence) stays.
+    case deleteRequest(InstanceID, sequence: Int64)
     /// A stack with its members in order and its rotation state.
     case putStack(StackState)
     case deleteStack(String)
@@ -65,10 +66,12 @@ public struct StoredTimeline: Sendable {
 public struct StoredRequest: Sendable {
     public var reason: ReloadReason
     public var wanted: Date
+    public var sequence: Int64
 
-    public init(reason: ReloadReason, wanted: Date) {
+    public init(reason: ReloadReason, wanted: Date, sequence: Int64) {
         self.reason = reason
         self.wanted = wanted
+        self.sequence = sequence
     }
 }
 

@@ -38,9 +38,15 @@ public final class WidgetCenter: Sendable {
         }
     }
 
-    /// The placed widgets.
+    /// The placed widgets. The socket I/O blocks, so it runs on a thread of its own rather
+    /// than on the concurrency pool.
     public func currentConfigurations() async throws(WidgetCenterError) -> [WidgetInfo] {
-        try configurations()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[WidgetInfo], WidgetCenterError>, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(WidgetCenterError) -> [WidgetInfo] in try self.configurations() })
+            }
+        }
+        return try result.get()
     }
 
     /// Tells widgetd that the options the app's providers offer have changed: the cached

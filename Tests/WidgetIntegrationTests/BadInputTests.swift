@@ -65,5 +65,22 @@ extension Integration {
             let answer = connection.request(#"{"jsonrpc":"2.0","id":"after","method":"ping"}"#)
             #expect(answer?["id"] as? String == "after")
         }
+
+        @Test func aHalfClosedConnectionStillGetsItsAnswers() throws {
+            let fixture = try DaemonFixture()
+            try fixture.counterWidget()
+            try fixture.start()
+            let connection = try RawConnection(path: fixture.socketPath)
+            connection.send(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
+            // The last request without its newline, then end of input.
+            connection.send(#"{"jsonrpc":"2.0","id":2,"method":"add","params":{"kind":"test.counter","family":"systemSmall"}}"#)
+            connection.shutdownWrite()
+            #expect(connection.readLine()?.contains(#""id":1"#) == true)
+            let added = connection.readLine()
+            #expect(added?.contains(#""id":2"#) == true)
+            #expect(added?.contains(#""result":{"id":"#) == true)
+            #expect(connection.readLine() == nil)
+            #expect(fixture.ctl("--json", "list").array.count == 1)
+        }
     }
 }

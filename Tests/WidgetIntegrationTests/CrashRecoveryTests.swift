@@ -78,5 +78,41 @@ extension Integration {
             #expect(pids.count == 2)
             for pid in pids.compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
         }
+
+        @Test func aRequestMadeWhileALaunchRunsSurvivesItsCompletion() throws {
+            let fixture = try DaemonFixture()
+            let starts = fixture.directory + "/starts"
+            let release = fixture.directory + "/release"
+            // Launch n waits for the file release<n>, so the test decides when each one ends.
+            try fixture.provider("gated", """
+                #!/bin/sh
+                cat > /dev/null
+                n=$(cat "\(starts)" 2>/dev/null | wc -l)
+                echo "$$" >> "\(starts)"
+                while [ ! -e "\(release)$n" ]; do sleep 0.05; done
+                printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":"ok"}],"policy":"never"}'
+                """)
+            try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100, intent: DaemonFixture.testIntent)
+            try fixture.start()
+            let id = try fixture.add("test.gated")
+            func startsCount() -> Int { ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n").count }
+            while startsCount() < 1 { usleep(10_000) }
+            // Acknowledged while the first load runs, at the same (virtual) instant.
+            #expect(fixture.ctl("configure", id, "--set", "slot=1").status == 0)
+            _ = FileManager.default.createFile(atPath: release + "0", contents: nil)
+            while startsCount() < 2 { usleep(10_000) }
+            fixture.crash()
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [fixture.stateDirectory + "/state.sqlite", "SELECT reason FROM request"]
+            let output = Pipe()
+            sqlite.standardOutput = output
+            try sqlite.run()
+            let rows = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            sqlite.waitUntilExit()
+            #expect(rows == "configuration\n")
+            let pids = ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n")
+            for pid in pids.compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+        }
     }
 }

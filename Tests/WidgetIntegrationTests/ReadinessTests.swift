@@ -42,5 +42,33 @@ extension Integration {
             #expect(fixture.notify?.wait(for: "WATCHDOG=1", timeout: 5) != nil)
             #expect(fixture.log().contains("watchdog enabled"))
         }
+
+        @Test func sigtermDuringAClockAdvanceStopsLaunching() throws {
+            let fixture = try DaemonFixture()
+            let starts = fixture.directory + "/starts"
+            try fixture.provider("slow", """
+                #!/bin/sh
+                cat > /dev/null
+                echo x >> "\(starts)"
+                sleep 0.3
+                printf '{"entries":[],"policy":"atEnd"}'
+                """)
+            try fixture.descriptor("test.slow", exec: ["./slow"])
+            try fixture.start(arguments: ["--no-budget"])
+            for _ in 0..<3 { _ = try fixture.add("test.slow") }
+            // 288 reloads a day each (the stale-policy guard retries every 5 min): a long advance.
+            let advance = try fixture.launch(
+                TestPaths.widgetctl, ["--socket", fixture.socketPath, "clock", "advance", "1d"], log: fixture.directory + "/advance.log")
+            while ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").count < 4 { usleep(20_000) }
+            #expect(fixture.stop() == 0)
+            advance.waitUntilExit()
+            let launched = ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n").count
+            // Without the fix every remaining launch of the day ran before the daemon exited.
+            #expect(launched < 20)
+            // The advance was cut short (refused as shutting down, or the connection closed).
+            #expect(advance.terminationStatus == 1 || advance.terminationStatus == 3)
+            #expect(launched >= 2)
+            #expect(fixture.notify?.wait(for: "STOPPING=1", timeout: 5) != nil)
+        }
     }
 }

@@ -43,6 +43,13 @@ struct Daemon {
             router: RequestRouter(engine: engine, logger: logger), logger: logger,
             group: MultiThreadedEventLoopGroup.singleton)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        if options.virtualStart == nil {
+            let bell = engine.bell
+            WallClockWatcher.start {
+                logger.notice("wall clock changed; recomputing what is due")
+                bell.ring()
+            }
+        }
         logger.info(
             "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",

@@ -12,11 +12,13 @@ extension Engine {
         let instance = WidgetInstance(
             id: makeInstanceID(), kind: params.kind, family: family, configuration: configuration, created: now)
         var changes: [StoreChange] = [.putInstance(instance)]
+        let sequence = nextRequestSequence()
         if descriptor.provider != nil {
-            changes.append(.putRequest(instance.id, reason: .initial, wanted: now))
+            changes.append(.putRequest(instance.id, reason: .initial, wanted: now, sequence: sequence))
         }
         try await commit(changes)
         instances[instance.id] = instance
+        if descriptor.provider != nil { requestSequence[instance.id] = sequence }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
         if descriptor.provider != nil {
             scheduler.request(instance.id, reason: .initial, at: now)
@@ -34,6 +36,7 @@ extension Engine {
         _ = try instance(params.id)
         try await commit([.deleteInstance(params.id)])
         instances[params.id] = nil
+        requestSequence[params.id] = nil
         timelines[params.id] = nil
         lastErrors[params.id] = nil
         scheduler.remove(params.id)
@@ -61,9 +64,11 @@ extension Engine {
         let now = self.now
         let reload = hasProvider(instance.kind)
         var changes: [StoreChange] = [.putInstance(instance)]
-        if reload { changes.append(.putRequest(instance.id, reason: .configuration, wanted: now)) }
+        let sequence = nextRequestSequence()
+        if reload { changes.append(.putRequest(instance.id, reason: .configuration, wanted: now, sequence: sequence)) }
         try await commit(changes)
         instances[instance.id] = instance
+        if reload { requestSequence[instance.id] = sequence }
         if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
         logger.info("instance configured", metadata: ["instance": "\(instance.id)", "configuration": "\(JSONValue.object(instance.configuration).compactText)"])
         doorbell.ring()
@@ -109,10 +114,11 @@ extension Engine {
         let reason: ReloadReason = userInitiated ? .userInitiated : .requested
         let ids = targets.filter { hasProvider($0.kind) }.map(\.id).sorted()
         // Persist what the scheduler will keep, so a restart reloads the same way.
-        let kept = ids.map { ($0, scheduler.mergedRequest($0, reason: reason, at: now)) }
-        try await commit(kept.map { .putRequest($0.0, reason: $0.1.reason, wanted: $0.1.wanted) })
-        for id in ids where instances[id] != nil {
+        let kept = ids.map { ($0, scheduler.mergedRequest($0, reason: reason, at: now), nextRequestSequence()) }
+        try await commit(kept.map { .putRequest($0.0, reason: $0.1.reason, wanted: $0.1.wanted, sequence: $0.2) })
+        for (id, _, sequence) in kept where instances[id] != nil {
             scheduler.request(id, reason: reason, at: now)
+            requestSequence[id] = sequence
         }
         logger.info("reload requested", metadata: ["instances": "\(ids.count)", "reason": "\(reason.rawValue)"])
         doorbell.ring()

@@ -88,6 +88,10 @@ extension Engine {
             metadata: ["kind": "\(first.kind)", "instances": "\(members.map(\.id).joined(separator: ","))",
                        "reasons": "\(batch.members.map(\.reason.rawValue).joined(separator: ","))"])
         let runner = self.runner
+        // The persisted requests this launch carries out; newer ones made while it runs stay.
+        let consumed = Dictionary(uniqueKeysWithValues: members.compactMap { member in
+            requestSequence[member.id].map { (member.id, $0) }
+        })
         running[token] = Task {
             let outcome: Result<[Timeline], ProviderFailure>
             do throws(ProviderFailure) {
@@ -96,12 +100,13 @@ extension Engine {
             } catch {
                 outcome = .failure(error)
             }
-            await self.finish(batch, members: members, outcome: outcome, token: token)
+            await self.finish(batch, members: members, outcome: outcome, consumed: consumed, token: token)
         }
     }
 
     private func finish(
-        _ batch: ReloadBatch, members: [WidgetInstance], outcome: Result<[Timeline], ProviderFailure>, token: UInt64
+        _ batch: ReloadBatch, members: [WidgetInstance], outcome: Result<[Timeline], ProviderFailure>,
+        consumed: [InstanceID: Int64], token: UInt64
     ) async {
         defer {
             running[token] = nil
@@ -118,7 +123,7 @@ extension Engine {
         case .success(let answers):
             for (member, timeline) in zip(members, answers) {
                 changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
-                changes.append(.deleteRequest(member.id, through: batch.date))
+                if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
             }
         case .failure:
             break
@@ -155,6 +160,7 @@ extension Engine {
         guard case .success(let answers) = outcome else { return }
         for (member, timeline) in zip(members, answers) {
             guard let current = instances[member.id] else { continue }
+            if let sequence = consumed[member.id], requestSequence[member.id] == sequence { requestSequence[member.id] = nil }
             lastErrors[member.id] = nil
             install(timeline, for: current, receivedAt: receivedAt, fromProvider: true)
             scheduler.completed(member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))

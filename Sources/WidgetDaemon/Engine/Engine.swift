@@ -25,6 +25,9 @@ public actor Engine {
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// Instances with a request changing them in progress, and who waits for each.
     var instanceLocks: [InstanceID: [CheckedContinuation<Void, Never>]] = [:]
+    /// The sequence of each instance's persisted reload request, and the last one given out.
+    var requestSequence: [InstanceID: Int64] = [:]
+    var lastRequestSequence: Int64 = 0
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
     var running: [UInt64: Task<Void, Never>] = [:]
@@ -75,6 +78,8 @@ public actor Engine {
             if hasProvider(instance.kind) {
                 if let request = state.requests[instance.id] {
                     scheduler.request(instance.id, reason: request.reason, at: request.wanted)
+                    requestSequence[instance.id] = request.sequence
+                    lastRequestSequence = max(lastRequestSequence, request.sequence)
                 } else if state.timelines[instance.id] == nil {
                     scheduler.request(instance.id, reason: .initial, at: now)
                 }
@@ -119,6 +124,11 @@ public actor Engine {
             logger.error("state not saved", metadata: ["error": "\(error)"])
             throw RPCError.storageFailure("\(error)")
         }
+    }
+
+    func nextRequestSequence() -> Int64 {
+        lastRequestSequence += 1
+        return lastRequestSequence
     }
 
     func makeInstanceID() -> InstanceID {

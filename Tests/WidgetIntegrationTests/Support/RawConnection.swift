@@ -33,6 +33,9 @@ final class RawConnection {
 
     func send(_ text: String) { send(Data(text.utf8)) }
 
+    /// Says "no more requests" but keeps reading (a half-close, as `socat` or a script does).
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
     /// The next line, or nil at end of stream.
     func readLine() -> String? {
         var buffer = [UInt8](repeating: 0, count: 65536)
