@@ -16,6 +16,10 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var maxAnswerBytes: Int = 4 * 1024 * 1024
     /// Debug: every reload exempt from the budget (`--no-budget`).
     public var budgetEnabled: Bool = true
+    /// Smart Stack ranking and rotation.
+    public var rotation = RotationSettings()
+    /// Rotation decisions kept in the log (older ones are dropped).
+    public var decisionRetention: Int = 10_000
 
     public init() {}
 }
@@ -41,7 +45,7 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
                 continue
@@ -63,6 +67,12 @@ extension DaemonSettings {
             }
             return seconds
         }
+        func weight() throws(SettingsError) -> Double {
+            guard let number = Double(value), number.isFinite, number >= 0, number <= 1000 else {
+                throw SettingsError(line: line, reason: "\(key): '\(value)' is not a number in 0...1000")
+            }
+            return number
+        }
         func count(_ range: ClosedRange<Int>) throws(SettingsError) -> Int {
             guard let number = Int(value), range.contains(number) else {
                 throw SettingsError(line: line, reason: "\(key): '\(value)' is not an integer in \(range.lowerBound)...\(range.upperBound)")
@@ -76,6 +86,14 @@ extension DaemonSettings {
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)
         case ("providers", "max-answer-bytes"): maxAnswerBytes = try count(1024...(256 * 1024 * 1024))
+        case ("rotation", "relevance-weight"): rotation.relevanceWeight = try weight()
+        case ("rotation", "affinity-weight"): rotation.affinityWeight = try weight()
+        case ("rotation", "margin"): rotation.margin = try weight()
+        case ("rotation", "min-dwell"): rotation.minimumDwell = try duration(min: 0)
+        case ("rotation", "hourly-cap"): rotation.hourlyCap = try count(1...3600)
+        case ("rotation", "user-hold"): rotation.userHold = try duration(min: 0)
+        case ("rotation", "relevance-window"): rotation.relevanceWindow = try duration(min: 60)
+        case ("rotation", "log-retention"): decisionRetention = try count(10...10_000_000)
         case ("", _): throw SettingsError(line: line, reason: "'\(key)' is outside any [section]")
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [\(section)]")
         }

@@ -95,10 +95,13 @@ public struct AddParams: Codable, Sendable {
     public var kind: String
     public var family: String
     public var configuration: [String: JSONValue]?
-    public init(kind: String, family: String, configuration: [String: JSONValue]? = nil) {
+    /// Also place the new instance at the end of this stack.
+    public var stack: String?
+    public init(kind: String, family: String, configuration: [String: JSONValue]? = nil, stack: String? = nil) {
         self.kind = kind
         self.family = family
         self.configuration = configuration
+        self.stack = stack
     }
 }
 

@@ -32,6 +32,8 @@ extension RPCError {
         public static let noProvider = -32008
         public static let providerFailed = -32009
         public static let shuttingDown = -32010
+        public static let unknownStack = -32011
+        public static let stackExists = -32012
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -67,6 +69,14 @@ extension RPCError {
     public static let clockNotVirtual = RPCError(
         code: Code.clockNotVirtual,
         message: "the daemon runs on the real clock; start it with --clock virtual:ISO8601 to move time")
+
+    public static func unknownStack(_ name: String) -> RPCError {
+        RPCError(code: Code.unknownStack, message: "no stack named '\(name)'")
+    }
+
+    public static func stackExists(_ name: String) -> RPCError {
+        RPCError(code: Code.stackExists, message: "a stack named '\(name)' already exists")
+    }
 
     public static let shuttingDown = RPCError(code: Code.shuttingDown, message: "widgetd is shutting down")
 

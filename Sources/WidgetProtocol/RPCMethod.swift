@@ -26,4 +26,18 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case options
     /// WidgetCenter's `invalidateConfigurationRecommendations()`: forget cached options.
     case invalidateConfigurationRecommendations
+    case stackCreate = "stack.create"
+    case stackAdd = "stack.add"
+    case stackShow = "stack.show"
+    case stackList = "stack.list"
+    case stackSwipe = "stack.swipe"
+    case stackSmartRotate = "stack.smartRotate"
+    case stackRemove = "stack.remove"
+    /// An intent donation (the user looked at something in an app).
+    case donate
+    case donationsDelete = "donations.delete"
+    /// Rotation decisions, oldest first.
+    case log
+    /// A stack's ranking now, every component of every candidate.
+    case explain
 }

@@ -29,6 +29,8 @@ extension Engine {
         }
         let processed = processDue()
         await drainRunning()
+        dirtyStacks.formUnion(stacks.keys)
+        await evaluateDirtyStacks()
         doorbell.ring()
         return clockInfo(processed: processed)
     }
@@ -40,8 +42,9 @@ extension Engine {
         var processed = 0
         while true {
             await drainRunning()
+            await evaluateDirtyStacks()
             guard !stopping else { throw .shuttingDown }
-            guard let next = scheduler.nextDeadline(), next <= target else { break }
+            guard let next = nextWake(), next <= target else { break }
             virtualNow = max(virtualNow ?? next, next)
             processed += processDue()
         }

@@ -7,6 +7,7 @@ extension Engine {
     /// Places an instance. Its first load is exempt from the budget and due at once.
     public func add(_ params: AddParams) async throws(RPCError) -> AddResult {
         let (descriptor, family) = try kindAndFamily(params.kind, params.family)
+        if let stack = params.stack { _ = try self.stack(stack) }
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         let now = self.now
         let instance = WidgetInstance(
@@ -25,6 +26,9 @@ extension Engine {
         }
         logger.info("instance added", metadata: ["instance": "\(instance.id)", "kind": "\(instance.kind)", "family": "\(family.rawValue)"])
         doorbell.ring()
+        if let stack = params.stack {
+            _ = try await addToStack(StackAddParams(name: stack, instances: [instance.id]))
+        }
         return AddResult(id: instance.id)
     }
 
@@ -37,10 +41,13 @@ extension Engine {
         try await commit([.deleteInstance(params.id)])
         instances[params.id] = nil
         requestSequence[params.id] = nil
+        relevance[params.id] = nil
         timelines[params.id] = nil
         lastErrors[params.id] = nil
         scheduler.remove(params.id)
         logger.info("instance removed", metadata: ["instance": "\(params.id)"])
+        await dropFromStacks(params.id)
+        await evaluateDirtyStacks()
         doorbell.ring()
         return RemoveResult(removed: params.id)
     }
@@ -69,6 +76,8 @@ extension Engine {
         try await commit(changes)
         instances[instance.id] = instance
         if reload { requestSequence[instance.id] = sequence }
+        // Donations match on the configuration: the ranking may change.
+        dirtyStacks.formUnion(stacks(containing: instance.id))
         if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
         logger.info("instance configured", metadata: ["instance": "\(instance.id)", "configuration": "\(JSONValue.object(instance.configuration).compactText)"])
         doorbell.ring()
@@ -83,10 +92,12 @@ extension Engine {
     private func pushLocked(_ params: PushParams) async throws(RPCError) -> PushResult {
         let instance = try instance(params.id)
         let now = self.now
-        try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now)])
+        let history = relevanceAfter(params.timeline, for: instance.id, at: now)
+        try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now), .putRelevance(instance.id, history)])
         guard instances[instance.id] != nil else { throw .unknownInstance(instance.id) }
-        install(params.timeline, for: instance, receivedAt: now, fromProvider: false)
+        install(params.timeline, for: instance, receivedAt: now, fromProvider: false, history: history)
         logger.info("timeline pushed", metadata: ["instance": "\(instance.id)", "entries": "\(params.timeline.entries.count)"])
+        await evaluateDirtyStacks()
         doorbell.ring()
         return PushResult(
             instance: instance.id, entries: params.timeline.entries.count,
@@ -126,10 +137,22 @@ extension Engine {
     }
 
     /// Puts a timeline in memory and in the schedule (after it is stored).
-    func install(_ timeline: Timeline, for instance: WidgetInstance, receivedAt: Date, fromProvider: Bool) {
+    func install(_ timeline: Timeline, for instance: WidgetInstance, receivedAt: Date, fromProvider: Bool, history: RelevanceHistory) {
         timelines[instance.id] = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
+        relevance[instance.id] = history
+        dirtyStacks.formUnion(stacks(containing: instance.id))
         scheduler.setPolicyDue(
             instance.id, policyDue(for: instance.kind, timeline, receivedAt: receivedAt, fromProvider: fromProvider))
         scheduler.setNextEntryChange(instance.id, timeline.nextEntryDate(after: now))
+    }
+}
+
+extension Engine {
+    /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window.
+    func relevanceAfter(_ timeline: Timeline, for id: InstanceID, at now: Date) -> RelevanceHistory {
+        var history = relevance[id] ?? RelevanceHistory()
+        history.install(timeline, at: now)
+        history.prune(before: now.addingTimeInterval(-rotationSettings.relevanceWindow), now: now)
+        return history
     }
 }

@@ -11,10 +11,15 @@ extension Engine {
         guard !stopping else { return 0 }
         let now = self.now
         let events = scheduler.popDue(now: now)
+        for (name, date) in stackRecheck where date <= now {
+            stackRecheck[name] = nil
+            dirtyStacks.insert(name)
+        }
         for event in events {
             switch event {
             case .entryChange(let id, let date):
                 entryChanged(id, at: date)
+                dirtyStacks.formUnion(stacks(containing: id))
             case .reload(let batch):
                 launch(batch)
             }
@@ -23,9 +28,15 @@ extension Engine {
     }
 
     /// Called by the scheduler loop: process what is due and say when to wake next.
-    public func tick() -> (next: Date?, now: Date, virtual: Bool) {
+    public func tick() async -> (next: Date?, now: Date, virtual: Bool) {
         processDue()
-        return (scheduler.nextDeadline(), now, isVirtual)
+        await evaluateDirtyStacks()
+        return (nextWake(), now, isVirtual)
+    }
+
+    /// The earliest instant anything is due: a reload, an entry change, or a stack recheck.
+    func nextWake() -> Date? {
+        [scheduler.nextDeadline(), stackRecheck.values.min()].compactMap { $0 }.min()
     }
 
     /// Waits until every running launch has been applied.
@@ -123,6 +134,7 @@ extension Engine {
         case .success(let answers):
             for (member, timeline) in zip(members, answers) {
                 changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
+                changes.append(.putRelevance(member.id, relevanceAfter(timeline, for: member.id, at: receivedAt)))
                 if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
             }
         case .failure:
@@ -162,7 +174,9 @@ extension Engine {
             guard let current = instances[member.id] else { continue }
             if let sequence = consumed[member.id], requestSequence[member.id] == sequence { requestSequence[member.id] = nil }
             lastErrors[member.id] = nil
-            install(timeline, for: current, receivedAt: receivedAt, fromProvider: true)
+            install(
+                timeline, for: current, receivedAt: receivedAt, fromProvider: true,
+                history: relevanceAfter(timeline, for: member.id, at: receivedAt))
             scheduler.completed(member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
         }
         logger.info(

@@ -28,6 +28,18 @@ public actor Engine {
     /// The sequence of each instance's persisted reload request, and the last one given out.
     var requestSequence: [InstanceID: Int64] = [:]
     var lastRequestSequence: Int64 = 0
+    // Smart Stacks.
+    var stacks: [String: StackState] = [:]
+    var donations: [Donation] = []
+    var relevance: [InstanceID: RelevanceHistory] = [:]
+    var affinityModel = DonationAffinity()
+    /// Time of day and weekends are read in the daemon's time zone (TZ).
+    var calendar = Calendar.current
+    /// Stacks to re-evaluate, and when each must be looked at again for reasons of time alone.
+    var dirtyStacks: Set<String> = []
+    var stackRecheck: [String: Date] = [:]
+    var decisionsSincePrune = 0
+    var rotationSettings: RotationSettings { settings.rotation }
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
     var running: [UInt64: Task<Void, Never>] = [:]
@@ -72,6 +84,13 @@ public actor Engine {
             }
             if let stored = state.timelines[instance.id] {
                 timelines[instance.id] = stored
+                if let history = state.relevance[instance.id] {
+                    relevance[instance.id] = history
+                } else {
+                    var history = RelevanceHistory()
+                    history.install(stored.timeline, at: stored.receivedAt)
+                    relevance[instance.id] = history
+                }
                 scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
             }
@@ -85,6 +104,11 @@ public actor Engine {
                 }
             }
         }
+        for stack in state.stacks {
+            stacks[stack.name] = stack
+            dirtyStacks.insert(stack.name)
+        }
+        donations = state.donations
         logger.info(
             "state restored",
             metadata: ["instances": "\(instances.count)", "timelines": "\(timelines.count)", "state": "\(stateDirectory)"])
@@ -141,6 +165,7 @@ public actor Engine {
     /// A one-line summary for systemd's STATUS=.
     public func statusLine() -> String {
         var line = "\(instances.count) instances, \(catalog.descriptors.count) kinds"
+        if !stacks.isEmpty { line += ", \(stacks.count) stacks" }
         if let next = scheduler.pendingReloads().first {
             line += ", next reload \(ISO8601.string(from: next.due))"
         }

@@ -61,6 +61,17 @@ public struct RequestRouter: Sendable {
         case .preview: return Self.reply(id, try await engine.preview(request.params(PreviewParams.self)))
         case .placeholder: return Self.reply(id, try await engine.placeholder(request.params(PreviewParams.self)))
         case .options: return Self.reply(id, try await engine.options(request.params(OptionsParams.self)))
+        case .stackCreate: return Self.reply(id, try await engine.createStack(request.params(StackCreateParams.self)))
+        case .stackAdd: return Self.reply(id, try await engine.addToStack(request.params(StackAddParams.self)))
+        case .stackShow: return Self.reply(id, try await engine.showStack(request.params(StackNameParams.self)))
+        case .stackList: return Self.reply(id, await engine.listStacks())
+        case .stackSwipe: return Self.reply(id, try await engine.swipe(request.params(StackSwipeParams.self)))
+        case .stackSmartRotate: return Self.reply(id, try await engine.setSmartRotate(request.params(StackSmartRotateParams.self)))
+        case .stackRemove: return Self.reply(id, try await engine.removeStack(request.params(StackNameParams.self)))
+        case .donate: return Self.reply(id, try await engine.donate(request.params(DonateParams.self)))
+        case .donationsDelete: return Self.reply(id, try await engine.deleteDonations(request.params(DonationsDeleteParams.self)))
+        case .log: return Self.reply(id, try await engine.decisionLog(request.params(LogParams.self)))
+        case .explain: return Self.reply(id, try await engine.explain(request.params(StackNameParams.self)))
         case .invalidateConfigurationRecommendations:
             return Self.reply(id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self)))
         }

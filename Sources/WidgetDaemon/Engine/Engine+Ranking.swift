@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import WidgetCore
+import WidgetProtocol
+import WidgetStore
+
+extension Engine {
+    /// The stack's candidates ranked at `now`, in stack order.
+    func rankedCandidates(_ state: StackState, at now: Date) -> [RankedCandidate] {
+        let inputs = state.instances.compactMap { id -> RankingInput? in
+            guard let instance = instances[id] else { return nil }
+            return RankingInput(instance: id, history: relevance[id] ?? RelevanceHistory(), matchedDonations: matchedDonations(instance))
+        }
+        return StackRanking.rank(inputs, at: now, settings: rotationSettings, affinity: affinityModel, calendar: calendar)
+    }
+
+    func matchedDonations(_ instance: WidgetInstance) -> [Donation] {
+        guard let schema = catalog[instance.kind]?.intent else { return [] }
+        return donations.filter { $0.matches(schema, configuration: instance.configuration) }
+    }
+
+    /// Re-evaluates every stack something has touched since the last evaluation.
+    func evaluateDirtyStacks() async {
+        while let name = dirtyStacks.popFirst() {
+            await evaluateStack(name)
+        }
+    }
+
+    /// Decides a stack's top now; stores and logs a decision, and notes when time alone can
+    /// next change the answer (a relevance lapsing or starting, an affinity slot, the dwell,
+    /// hold or hourly cap ending) so the scheduler loop wakes exactly then.
+    func evaluateStack(_ name: String) async {
+        try? await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> Void in
+            guard var state = stacks[name] else { return }
+            let now = self.now
+            let candidates = rankedCandidates(state, at: now)
+            let before = state
+            let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: rotationSettings)
+            var times: [Date?] = [recheck]
+            for id in state.instances {
+                times.append(relevance[id]?.nextChange(after: now))
+                if let instance = instances[id], !matchedDonations(instance).isEmpty {
+                    times.append(affinityModel.nextChange(after: now))
+                }
+            }
+            stackRecheck[name] = times.compactMap { $0 }.filter { $0 > now }.min()
+            guard state != before || decision != nil else { return }
+            var changes: [StoreChange] = [.putStack(state)]
+            if let decision {
+                changes.append(.appendDecision(decision))
+                decisionsSincePrune += 1
+                if decisionsSincePrune >= 1000 {
+                    changes.append(.pruneDecisions(keep: settings.decisionRetention))
+                    decisionsSincePrune = 0
+                }
+            }
+            // A decision that cannot be stored is not made: the stack keeps its top.
+            try await commit(changes)
+            stacks[name] = state
+            if let decision { log(decision) }
+        }
+    }
+
+    /// To the journal with structured fields (STACK, FROM, TO, REASON, CANDIDATES as JSON).
+    private func log(_ decision: RotationDecision) {
+        let candidates = (try? WidgetJSON.encoder.encode(decision.candidates)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        logger.info(
+            decision.to == nil ? "rotation held back" : "stack rotated",
+            metadata: [
+                "stack": "\(decision.stack)", "from": "\(decision.from ?? "")", "to": "\(decision.to ?? "")",
+                "candidate": "\(decision.candidate)", "reason": "\(decision.reason.rawValue)", "candidates": "\(candidates)",
+            ])
+    }
+
+    // MARK: Donations
+
+    public func donate(_ params: DonateParams) async throws(RPCError) -> DonateResult {
+        guard !params.intentType.isEmpty else { throw .invalidParams("params.intentType: required non-empty string") }
+        let donation = Donation(
+            intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? now, id: params.id,
+            group: params.group)
+        try await commit([.putDonation(donation)])
+        donations.append(donation)
+        let matched = instances.values.filter { instance in
+            catalog[instance.kind]?.intent.map { donation.matches($0, configuration: instance.configuration) } ?? false
+        }.map(\.id).sorted()
+        for id in matched { dirtyStacks.formUnion(stacks(containing: id)) }
+        await evaluateDirtyStacks()
+        return DonateResult(matched: matched)
+    }
+
+    public func deleteDonations(_ params: DonationsDeleteParams) async throws(RPCError) -> DonationsDeleteResult {
+        let selected: (Donation) -> Bool
+        switch (params.id, params.group, params.all ?? false) {
+        case (let id?, nil, false): selected = { $0.id == id }
+        case (nil, let group?, false): selected = { $0.group == group }
+        case (nil, nil, true): selected = { _ in true }
+        default: throw .invalidParams("params: give exactly one of id, group or all")
+        }
+        let deleted = donations.filter(selected)
+        try await commit([.deleteDonations(id: params.id, group: params.group)])
+        donations.removeAll(where: selected)
+        // Deletion removes their influence at once.
+        for instance in instances.values where !deleted.isEmpty {
+            if let schema = catalog[instance.kind]?.intent, deleted.contains(where: { $0.matches(schema, configuration: instance.configuration) }) {
+                dirtyStacks.formUnion(stacks(containing: instance.id))
+            }
+        }
+        await evaluateDirtyStacks()
+        return DonationsDeleteResult(deleted: deleted.count)
+    }
+
+    // MARK: Log and explain
+
+    public func decisionLog(_ params: LogParams) async throws(RPCError) -> [RotationDecision] {
+        let limit = params.limit ?? 100
+        guard limit > 0, limit <= 100_000 else { throw .invalidParams("params.limit: 1...100000") }
+        do {
+            return try await store.decisions(stack: params.stack, since: params.since, limit: limit)
+        } catch {
+            throw .storageFailure("\(error)")
+        }
+    }
+
+    public func explain(_ params: StackNameParams) throws(RPCError) -> Explanation {
+        let state = try stack(params.name)
+        let now = self.now
+        let candidates = rankedCandidates(state, at: now)
+        let settings = rotationSettings
+        let best = candidates.filter { $0.hasSignal(settings) }.max { $0.rank < $1.rank }
+        let top = candidates.first { $0.instance == state.top }
+        let why: String
+        if !state.smartRotate {
+            why = "Smart Rotate is off: the top changes only when the user swipes."
+        } else if let hold = state.holdUntil, now < hold {
+            why = "The user chose \(state.top ?? "-"); Smart Rotate holds off until \(ISO8601.string(from: hold))."
+        } else if let best {
+            if best.instance == state.top {
+                why = "\(best.instance) ranks best (\(Self.format(best.rank)))."
+            } else if let since = state.topSince, now < since.addingTimeInterval(settings.minimumDwell) {
+                why = "\(best.instance) ranks best (\(Self.format(best.rank))) but the top stays until \(ISO8601.string(from: since.addingTimeInterval(settings.minimumDwell))) (minimum dwell)."
+            } else if best.rank < (top?.rank ?? 0) + settings.margin {
+                why = "\(best.instance) ranks best (\(Self.format(best.rank))) but does not beat the top (\(Self.format(top?.rank ?? 0))) by the margin \(Self.format(settings.margin))."
+            } else {
+                why = "\(best.instance) ranks best (\(Self.format(best.rank))); the hourly cap of \(settings.hourlyCap) rotations holds it back."
+            }
+        } else {
+            why = "No instance has a signal (relevance or donations): the top is the user's choice, \(state.home ?? "-")."
+        }
+        return Explanation(
+            stack: state.name, top: state.top, now: now, smartRotate: state.smartRotate, candidates: candidates,
+            best: best?.instance, why: why)
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}

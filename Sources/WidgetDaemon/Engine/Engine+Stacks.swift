@@ -1,0 +1,110 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+import WidgetStore
+
+extension Engine {
+    /// Stack changes and their evaluation share one lock per stack, so an evaluation never
+    /// writes back a state a request has just changed.
+    static func stackLockKey(_ name: String) -> String { "stack\u{0}" + name }
+
+    func stack(_ name: String) throws(RPCError) -> StackState {
+        guard let stack = stacks[name] else { throw .unknownStack(name) }
+        return stack
+    }
+
+    public func createStack(_ params: StackCreateParams) async throws(RPCError) -> StackInfo {
+        let name = params.name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 100, !name.contains("\u{0}") else {
+            throw .invalidParams("params.name: a stack name is 1-100 characters")
+        }
+        return try await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> StackInfo in
+            guard stacks[name] == nil else { throw .stackExists(name) }
+            let state = StackState(name: name, smartRotate: params.smartRotate ?? true)
+            try await commit([.putStack(state)])
+            stacks[name] = state
+            logger.info("stack created", metadata: ["stack": "\(name)"])
+            return StackInfo(state)
+        }
+    }
+
+    public func addToStack(_ params: StackAddParams) async throws(RPCError) -> StackInfo {
+        try await changeStack(params.name) { state throws(RPCError) in
+            for id in params.instances {
+                _ = try instance(id)
+                guard !state.instances.contains(id) else { throw .invalidParams("params.instances: '\(id)' is already in stack '\(params.name)'") }
+                state.instances.append(id)
+            }
+            if state.top == nil { state.top = state.instances.first }
+        }
+    }
+
+    public func showStack(_ params: StackNameParams) throws(RPCError) -> StackInfo {
+        StackInfo(try stack(params.name))
+    }
+
+    public func listStacks() -> [StackInfo] {
+        stacks.values.sorted { $0.name < $1.name }.map(StackInfo.init)
+    }
+
+    /// The user picks the top: at once, and Smart Rotate holds off for the user hold.
+    public func swipe(_ params: StackSwipeParams) async throws(RPCError) -> StackInfo {
+        let now = self.now
+        let hold = rotationSettings.userHold
+        return try await changeStack(params.name) { state throws(RPCError) in
+            guard state.instances.contains(params.instance) else {
+                throw .invalidParams("params.instance: '\(params.instance)' is not in stack '\(params.name)'")
+            }
+            state.swipe(to: params.instance, at: now, hold: hold)
+        }
+    }
+
+    public func setSmartRotate(_ params: StackSmartRotateParams) async throws(RPCError) -> StackInfo {
+        try await changeStack(params.name) { state throws(RPCError) in state.smartRotate = params.on }
+    }
+
+    public func removeStack(_ params: StackNameParams) async throws(RPCError) -> RemoveResult {
+        try await withInstanceLock(Self.stackLockKey(params.name)) { () async throws(RPCError) -> RemoveResult in
+            _ = try stack(params.name)
+            try await commit([.deleteStack(params.name)])
+            stacks[params.name] = nil
+            stackRecheck[params.name] = nil
+            logger.info("stack removed", metadata: ["stack": "\(params.name)"])
+            return RemoveResult(removed: params.name)
+        }
+    }
+
+    /// Applies `change` to a stack, stores it, then re-evaluates the stack before answering.
+    private func changeStack(
+        _ name: String, _ change: (inout StackState) throws(RPCError) -> Void
+    ) async throws(RPCError) -> StackInfo {
+        try await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> Void in
+            var state = try stack(name)
+            try change(&state)
+            try await commit([.putStack(state)])
+            stacks[name] = state
+        }
+        await evaluateStack(name)
+        return StackInfo(try stack(name))
+    }
+
+    /// Stacks that contain `id`.
+    func stacks(containing id: InstanceID) -> [String] {
+        stacks.values.filter { $0.instances.contains(id) }.map(\.name)
+    }
+
+    /// Takes a removed instance out of every stack (after its removal is stored).
+    func dropFromStacks(_ id: InstanceID) async {
+        for name in stacks(containing: id) {
+            try? await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> Void in
+                guard var state = stacks[name] else { return }
+                state.instances.removeAll { $0 == id }
+                if state.top == id { state.top = state.home }
+                if state.userChoice == id { state.userChoice = nil }
+                try await commit([.putStack(state)])
+                stacks[name] = state
+            }
+            dirtyStacks.insert(name)
+        }
+    }
+}
