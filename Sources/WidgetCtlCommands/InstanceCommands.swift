@@ -10,10 +10,12 @@ struct AddCommand: ParsableCommand {
     var family: String
     @Option(name: .customLong("set"), help: "Configuration NAME=VALUE (VALUE as JSON when it parses, else a string).")
     var assignments: [String] = []
+    @Option(help: "Also append the new instance to this stack.") var stack: String?
 
     func run() throws {
         let configuration = try Assignments.parse(assignments)
-        let result = try global.call(.add, AddParams(kind: kind, family: family, configuration: configuration), as: AddResult.self)
+        let result = try global.call(
+            .add, AddParams(kind: kind, family: family, configuration: configuration, stack: stack), as: AddResult.self)
         global.emit(result) { print(result.id) }
     }
 }

@@ -12,7 +12,8 @@ public struct WidgetCtl: ParsableCommand {
             PingCommand.self, StatusCommand.self, WidgetsCommand.self, AddCommand.self, RemoveCommand.self,
             ConfigureCommand.self, ListCommand.self, TimelineCommand.self, PushCommand.self, ReloadCommand.self,
             ScheduleCommand.self, BudgetCommand.self, ClockCommand.self, PreviewCommand.self, PlaceholderCommand.self,
-            OptionsCommand.self,
+            OptionsCommand.self, StackCommand.self, DonateCommand.self, DonationsCommand.self, LogCommand.self,
+            ExplainCommand.self,
         ])
 
     public init() {}

@@ -82,6 +82,28 @@ public final class WidgetCenter: Sendable {
         return result.cleared
     }
 
+    /// Records that the user looked at `intentType` with these parameter values (an intent
+    /// donation); Smart Stacks rank matching widgets higher around the same time of day.
+    /// Returns the instances it matches.
+    @discardableResult
+    public func donate(
+        intentType: String, parameters: [String: JSONValue] = [:], date: Date? = nil, identifier: String? = nil,
+        groupIdentifier: String? = nil
+    ) throws(WidgetCenterError) -> [String] {
+        let result: DonateResult = try call(
+            .donate, DonateParams(intentType: intentType, parameters: parameters, date: date, id: identifier, group: groupIdentifier))
+        return result.matched
+    }
+
+    /// Deletes donations by identifier, by group identifier, or all (neither given).
+    @discardableResult
+    public func deleteDonations(identifier: String? = nil, groupIdentifier: String? = nil) throws(WidgetCenterError) -> Int {
+        let params = DonationsDeleteParams(
+            id: identifier, group: identifier == nil ? groupIdentifier : nil, all: identifier == nil && groupIdentifier == nil ? true : nil)
+        let result: DonationsDeleteResult = try call(.donationsDelete, params)
+        return result.deleted
+    }
+
     /// Installs a timeline for an instance from the app: any `Encodable` that encodes as
     /// Timeline JSON (interface.md), e.g. `WidgetProviderKit.Timeline` or `WidgetCore.Timeline`.
     public func push<T: Encodable>(_ timeline: T, to instance: String) throws(WidgetCenterError) {

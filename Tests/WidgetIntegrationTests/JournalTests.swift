@@ -22,6 +22,31 @@ extension Integration {
             #expect(added["PRIORITY"] as? String == "6")
             #expect(entries.contains { $0["MESSAGE"] as? String == "widgetd ready" })
         }
+
+        @Test func rotationDecisionsCarryTheirFields() throws {
+            let journald = try JournalFixture.ensureRunning()
+            defer { journald?.stop() }
+            let fixture = try DaemonFixture()
+            try fixture.start(
+                clock: "2026-01-05T09:00:00Z",
+                arguments: ["--log-target", "journal", "--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let random = try fixture.add("com.example.random-number")
+            let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
+            #expect(fixture.ctl("stack", "add", "home", random, ranger).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let pid = fixture.process!.processIdentifier
+            fixture.stop()
+            let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)", "REASON=betterCandidate"])
+            let rotated = try #require(entries.first)
+            #expect(rotated["MESSAGE"] as? String == "stack rotated")
+            #expect(rotated["STACK"] as? String == "home")
+            #expect(rotated["FROM"] as? String == random)
+            #expect(rotated["TO"] as? String == ranger)
+            let candidates = (rotated["CANDIDATES"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]
+            #expect(candidates?.compactMap { $0["instance"] as? String } == [random, ranger])
+            #expect(candidates?.last?["rank"] as? Double == 1)
+        }
     }
 }
 

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import WidgetdClient
+
+extension Integration {
+    /// Smart Stacks on the running daemon with the virtual clock: relevance rotates the top,
+    /// a swipe holds it, donations and their deletion move the ranking, every decision logged.
+    @Suite struct SmartStacks {
+        static func start(_ extra: [String] = []) throws -> DaemonFixture {
+            let fixture = try DaemonFixture()
+            try fixture.start(clock: "2026-01-05T09:00:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"] + extra)
+            return fixture
+        }
+
+        @Test func relevanceRotatesAUserHoldHoldsAndEveryDecisionIsLogged() throws {
+            let fixture = try Self.start()
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let random = try fixture.add("com.example.random-number")
+            let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
+            #expect(fixture.ctl("stack", "add", "home", random, ranger).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            // Egghead at full health (relevance 100, its best) beats a widget without relevance.
+            let shown = fixture.ctl("--json", "stack", "show", "home").object
+            #expect(shown["top"] as? String == ranger)
+            #expect(shown["instances"] as? [String] == [random, ranger])
+            #expect(shown["smartRotate"] as? Bool == true)
+
+            #expect(fixture.ctl("clock", "set", "2026-01-05T09:20:00Z").status == 0)
+            #expect(fixture.ctl("stack", "swipe", "home", random).status == 0)
+            let explained = fixture.ctl("--json", "explain", "home").object
+            #expect(explained["top"] as? String == random)
+            let candidates = explained["candidates"] as? [[String: Any]] ?? []
+            let egghead = candidates.first { $0["instance"] as? String == ranger }
+            #expect(egghead?["relevance"] as? Double == 0.67)  // health 67 against its best, 100
+            #expect(egghead?["eligible"] as? Bool == true)
+            #expect((explained["why"] as? String)?.contains("holds off until 2026-01-05T10:20:00Z") == true)
+
+            // The hold ends at 10:20 and the stack rotates exactly then, without a periodic tick.
+            #expect(fixture.ctl("clock", "advance", "2h").status == 0)
+            let log = fixture.ctl("--json", "log", "--stack", "home").array
+            #expect(log.map { $0["reason"] as? String } == ["betterCandidate", "heldByUserHold", "betterCandidate"])
+            #expect(log.map { $0["date"] as? String } == ["2026-01-05T09:00:00Z", "2026-01-05T09:20:00Z", "2026-01-05T10:20:00Z"])
+            #expect(log.map { $0["to"] as? String } == [ranger, nil, ranger])
+            #expect(log.allSatisfy { ($0["candidates"] as? [Any])?.count == 2 })
+            #expect(fixture.ctl("--json", "log", "--since", "2026-01-05T10:00:00Z").array.count == 1)
+        }
+
+        @Test func donationsRankAMatchingWidgetAndDeletionRemovesIt() throws {
+            let fixture = try Self.start()
+            let center = WidgetCenter(socketPath: fixture.socketPath)
+            let small = try fixture.add("com.example.random-number", "maxNumber=10")
+            let large = try fixture.add("com.example.random-number", "maxNumber=150")
+            #expect(fixture.ctl("stack", "create", "numbers").status == 0)
+            #expect(fixture.ctl("stack", "add", "numbers", small, large).status == 0)
+            #expect(fixture.ctl("clock", "advance", "30m").status == 0)
+            // The user looked at "max 150" around 09:30 on the past weekdays.
+            let monday = ISO8601DateFormatter().date(from: "2026-01-05T09:30:00Z")!
+            for day in [1, 2, 5, 6, 7] {
+                let matched = try center.donate(
+                    intentType: "RandomNumber", parameters: ["maxNumber": .integer(150)], date: monday.addingTimeInterval(-Double(day) * 86400),
+                    identifier: "d\(day)", groupIdentifier: "numbers-app")
+                #expect(matched == [large])
+            }
+            let explained = fixture.ctl("--json", "explain", "numbers").object
+            let affinity = (explained["candidates"] as? [[String: Any]])?.first { $0["instance"] as? String == large }?["affinity"] as? Double
+            #expect((affinity ?? 0) > 0.5)
+            #expect(explained["top"] as? String == large)
+
+            #expect(try center.deleteDonations(groupIdentifier: "numbers-app") == 5)
+            // Nothing has a signal now: back to the user's choice (the first) once the dwell allows.
+            #expect(fixture.ctl("clock", "advance", "15m").status == 0)
+            #expect(fixture.ctl("--json", "stack", "show", "numbers").object["top"] as? String == small)
+            let reasons = fixture.ctl("--json", "log", "--stack", "numbers").array.compactMap { $0["reason"] as? String }
+            // The first donation alone is not enough to beat the top by the margin.
+            #expect(reasons.first == "heldByMargin")
+            #expect(reasons.contains("betterCandidate"))
+            #expect(reasons.last == "returnToUserChoice")
+        }
+
+        @Test func smartRotateOffLeavesTheTopToTheUser() throws {
+            let fixture = try Self.start()
+            #expect(fixture.ctl("stack", "create", "manual", "--no-smart-rotate").status == 0)
+            let random = try fixture.add("com.example.random-number")
+            let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
+            #expect(fixture.ctl("stack", "add", "manual", random, ranger).status == 0)
+            #expect(fixture.ctl("clock", "advance", "1h").status == 0)
+            #expect(fixture.ctl("--json", "stack", "show", "manual").object["top"] as? String == random)
+            #expect(fixture.ctl("--json", "log").array.isEmpty)
+            #expect(fixture.ctl("stack", "smart-rotate", "manual", "on").status == 0)
+            #expect(fixture.ctl("--json", "stack", "show", "manual").object["top"] as? String == ranger)
+        }
+
+        @Test func stacksAndDecisionsSurviveSIGKILL() throws {
+            let fixture = try Self.start()
+            let random = try fixture.add("com.example.random-number")
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let stacked = fixture.ctl(["--json", "add", "com.example.emoji-rangers", "--family", "systemSmall", "--set", "character=egghead", "--stack", "home"])
+            let stackedID = try #require(stacked.object["id"] as? String)
+            #expect(fixture.ctl("stack", "add", "home", random).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let before = fixture.ctl("--json", "stack", "show", "home").object
+            let logBefore = fixture.ctl("--json", "log").array.count
+            fixture.crash()
+            try fixture.start(clock: "2026-01-05T09:00:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            let after = fixture.ctl("--json", "stack", "show", "home").object
+            #expect(after["instances"] as? [String] == [stackedID, random])
+            #expect(after["top"] as? String == before["top"] as? String)
+            #expect(fixture.ctl("--json", "log").array.count == logBefore)
+            #expect(fixture.ctl("add", "com.example.random-number", "--family", "systemSmall", "--stack", "nope").stderr.contains("no stack named 'nope'"))
+        }
+    }
+}
