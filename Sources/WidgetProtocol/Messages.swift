@@ -39,6 +39,8 @@ public struct StatusResult: Codable, Sendable {
     public var budgetEnabled: Bool
     public var descriptorProblems: Int
     public var stateDirectory: String
+    /// Connections streaming events (`subscribe`).
+    public var subscribers: Int?
     public init(
         daemon: String, protocol: Int, clock: ClockInfo, kinds: Int, instances: Int, timelines: Int,
         pendingReloads: Int, providersRunning: Int, nextWakeup: Date?, budgetEnabled: Bool,

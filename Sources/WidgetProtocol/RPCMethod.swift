@@ -40,4 +40,7 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case log
     /// A stack's ranking now, every component of every candidate.
     case explain
+    /// Turns the connection into an event stream (`widgetctl watch`): after the answer, each
+    /// event arrives as a `{"method": "event", "params": {...}}` notification.
+    case subscribe
 }

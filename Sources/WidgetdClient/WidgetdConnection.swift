@@ -39,6 +39,20 @@ public final class WidgetdConnection {
         }
     }
 
+    /// Sends a request, checks its answer, then hands every following line (notifications)
+    /// to `handle` until the daemon closes the connection.
+    public func stream<Params: Encodable>(
+        _ method: RPCMethod, _ params: Params, _ handle: (Data) -> Void
+    ) throws(WidgetdClientError) {
+        let answer = try raw(method.rawValue, params)
+        if let head = try? WidgetJSON.decoder.decode(RPCResponseHead.self, from: answer), let error = head.error {
+            throw .daemon(error)
+        }
+        while true {
+            handle(try readLine())
+        }
+    }
+
     /// Sends a request and returns the answer line as it came.
     public func raw<Params: Encodable>(_ method: String, _ params: Params) throws(WidgetdClientError) -> Data {
         let id = nextID

@@ -110,3 +110,39 @@ extension Integration {
         }
     }
 }
+
+extension Integration {
+    @Suite struct Watch {
+        @Test func watchStreamsARotationAndOtherEvents() throws {
+            let fixture = try SmartStacks.start()
+            let log = fixture.directory + "/watch.log"
+            let watch = try fixture.launch(TestPaths.widgetctl, ["--socket", fixture.socketPath, "--json", "watch"], log: log)
+            defer {
+                kill(watch.processIdentifier, SIGTERM)
+                watch.waitUntilExit()
+            }
+            while (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) < 1 { usleep(20_000) }
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let first = try fixture.add("com.example.random-number")
+            let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
+            #expect(fixture.ctl("stack", "add", "home", first, ranger).status == 0)
+            // Past 10:00, when the random number's second entry becomes current.
+            #expect(fixture.ctl("clock", "advance", "61m").status == 0)
+            var events: [[String: Any]] = []
+            for _ in 0..<250 {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                events = text.split(separator: "\n").compactMap {
+                    ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["params"] as? [String: Any]
+                }
+                if events.contains(where: { $0["type"] as? String == "rotation" }) && events.contains(where: { $0["type"] as? String == "entryChange" }) { break }
+                usleep(20_000)
+            }
+            let rotation = events.first { $0["type"] as? String == "rotation" }
+            #expect((rotation?["decision"] as? [String: Any])?["to"] as? String == ranger)
+            #expect((rotation?["decision"] as? [String: Any])?["stack"] as? String == "home")
+            #expect(events.contains { $0["type"] as? String == "stack" })
+            #expect(events.contains { $0["type"] as? String == "reload" })
+            #expect(events.contains { $0["type"] as? String == "entryChange" && $0["instance"] as? String == ranger })
+        }
+    }
+}

@@ -9,12 +9,14 @@ extension Engine {
 
     public func status() async -> StatusResult {
         let pending = scheduler.pendingReloads()
-        return StatusResult(
+        var result = StatusResult(
             daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current, clock: clockInfo(),
             kinds: catalog.descriptors.count, instances: instances.count, timelines: timelines.count,
             pendingReloads: pending.count, providersRunning: await runner.running,
             nextWakeup: scheduler.nextDeadline(), budgetEnabled: settings.budgetEnabled,
             descriptorProblems: catalog.problems.count, stateDirectory: stateDirectory)
+        result.subscribers = events.count
+        return result
     }
 
     public func widgets() -> WidgetsResult {

@@ -57,7 +57,10 @@ extension Engine {
             // A decision that cannot be stored is not made: the stack keeps its top.
             try await commit(changes)
             stacks[name] = state
-            if let decision { log(decision) }
+            if let decision {
+                log(decision)
+                events.publish(WidgetEvent(type: .rotation, date: now, decision: decision, stack: StackInfo(state)))
+            }
         }
     }
 

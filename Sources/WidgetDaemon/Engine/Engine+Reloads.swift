@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WidgetCore
+import WidgetProtocol
 import WidgetStore
 
 extension Engine {
@@ -49,6 +50,7 @@ extension Engine {
     private func entryChanged(_ id: InstanceID, at date: Date) {
         guard let stored = timelines[id] else { return }
         let current = stored.timeline.currentIndex(at: date)
+        events.publish(WidgetEvent(type: .entryChange, date: date, instance: id, entry: current.map { stored.timeline.entries[$0] }))
         logger.debug("entry change", metadata: ["instance": "\(id)", "date": "\(ISO8601.string(from: date))", "entry": "\(current ?? -1)"])
         scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: max(date, now)))
     }
@@ -158,6 +160,8 @@ extension Engine {
                 "provider failed; previous timeline kept",
                 metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",
                            "error": "\(failure)"])
+            events.publish(WidgetEvent(
+                type: .reloadFailed, date: now, instances: members.map(\.id), kind: members.first?.kind, error: failure))
             for member in members where instances[member.id] != nil {
                 lastErrors[member.id] = failure
                 let previous = timelines[member.id]
@@ -179,6 +183,7 @@ extension Engine {
                 history: relevanceAfter(timeline, for: member.id, at: receivedAt))
             scheduler.completed(member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
         }
+        events.publish(WidgetEvent(type: .reload, date: receivedAt, instances: members.map(\.id), kind: members.first?.kind))
         logger.info(
             "timelines reloaded",
             metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",

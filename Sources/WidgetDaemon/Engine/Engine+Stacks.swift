@@ -23,6 +23,7 @@ extension Engine {
             let state = StackState(name: name, smartRotate: params.smartRotate ?? true)
             try await commit([.putStack(state)])
             stacks[name] = state
+            events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(state)))
             logger.info("stack created", metadata: ["stack": "\(name)"])
             return StackInfo(state)
         }
@@ -69,6 +70,7 @@ extension Engine {
             try await commit([.deleteStack(params.name)])
             stacks[params.name] = nil
             stackRecheck[params.name] = nil
+            events.publish(WidgetEvent(type: .stack, date: now, stackName: params.name))
             logger.info("stack removed", metadata: ["stack": "\(params.name)"])
             return RemoveResult(removed: params.name)
         }
@@ -83,6 +85,7 @@ extension Engine {
             try change(&state)
             try await commit([.putStack(state)])
             stacks[name] = state
+            events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(state)))
         }
         await evaluateStack(name)
         return StackInfo(try stack(name))

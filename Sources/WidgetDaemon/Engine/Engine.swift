@@ -47,6 +47,8 @@ public actor Engine {
     var advancing = false
     var stopping = false
     let doorbell = Doorbell()
+    /// Entry changes, reloads, rotations and stack changes, for subscribers.
+    public nonisolated let events = EventHub()
 
     public init(
         store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,

@@ -73,25 +73,44 @@ public final class ControlServer: Service {
         if let boundPath { unlink(boundPath) }
     }
 
+    /// Serves one connection: requests answered in order. After `subscribe`, events are
+    /// written between answers; one writer task owns the outbound side so lines never mix.
     private func serve(_ connection: NIOAsyncChannel<Frame, ByteBuffer>) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
-                for try await frame in inbound {
-                    switch frame {
-                    case .line(let buffer):
-                        guard buffer.readableBytesView.contains(where: { !Self.isSpace($0) }) else { continue }
-                        if let answer = await router.handle(Data(buffer.readableBytesView)) {
-                            var out = ByteBuffer(bytes: answer)
-                            out.writeInteger(UInt8(ascii: "\n"))
-                            try await outbound.write(out)
+                let (lines, out) = AsyncStream<Data>.makeStream()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await line in lines {
+                            var buffer = ByteBuffer(bytes: line)
+                            buffer.writeInteger(UInt8(ascii: "\n"))
+                            try await outbound.write(buffer)
                         }
-                    case .tooLong:
-                        var out = ByteBuffer(bytes: RequestRouter.encode(
-                            RPCFailure(id: nil, error: .messageTooLarge(limit: Self.maxLineBytes))))
-                        out.writeInteger(UInt8(ascii: "\n"))
-                        try await outbound.write(out)
-                        return
                     }
+                    var subscriptions: [UInt64] = []
+                    defer {
+                        for id in subscriptions { router.unsubscribe(id) }
+                        out.finish()
+                    }
+                    reading: for try await frame in inbound {
+                        switch frame {
+                        case .line(let buffer):
+                            guard buffer.readableBytesView.contains(where: { !Self.isSpace($0) }) else { continue }
+                            let line = Data(buffer.readableBytesView)
+                            if let answer = await router.handle(line) { out.yield(answer) }
+                            if let (id, events) = router.subscription(for: line) {
+                                subscriptions.append(id)
+                                group.addTask {
+                                    for await event in events { out.yield(event) }
+                                }
+                            }
+                        case .tooLong:
+                            out.yield(RequestRouter.encode(RPCFailure(id: nil, error: .messageTooLarge(limit: Self.maxLineBytes))))
+                            break reading
+                        }
+                    }
+                    // The peer is gone (or closed its side): its subscriptions end with it, and the
+                    // writer drains what is left before the connection closes.
                 }
             }
         } catch {

@@ -72,9 +72,24 @@ public struct RequestRouter: Sendable {
         case .donationsDelete: return Self.reply(id, try await engine.deleteDonations(request.params(DonationsDeleteParams.self)))
         case .log: return Self.reply(id, try await engine.decisionLog(request.params(LogParams.self)))
         case .explain: return Self.reply(id, try await engine.explain(request.params(StackNameParams.self)))
+        case .subscribe:
+            // The subscription itself is set up by the connection (`subscription(for:)`).
+            return Self.reply(id, ["subscribed": true])
         case .invalidateConfigurationRecommendations:
             return Self.reply(id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self)))
         }
+    }
+
+    /// For a `subscribe` request, the event stream the connection should forward.
+    public func subscription(for line: Data) -> (id: UInt64, events: AsyncStream<Data>)? {
+        guard case .success(let request) = RequestDecoder.decode(line), request.method == RPCMethod.subscribe.rawValue else {
+            return nil
+        }
+        return engine.events.subscribe()
+    }
+
+    public func unsubscribe(_ id: UInt64) {
+        engine.events.unsubscribe(id)
     }
 
     static func reply<R: Encodable>(_ id: RPCID?, _ result: R) -> Data {

@@ -22,8 +22,20 @@ final class ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The spawning thread may block signals (dispatch worker threads do), and a child
+        // inherits that mask: reset it, or SIGTERM would never reach the child.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, &argv, &envp)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
         guard result == 0 else { throw FixtureError("cannot start \(executable): \(String(cString: strerror(result)))") }
         processIdentifier = pid
     }

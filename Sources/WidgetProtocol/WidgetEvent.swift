@@ -1,0 +1,58 @@
+import Foundation
+import WidgetCore
+
+/// What a subscriber is told, as the params of a `{"method": "event"}` JSON-RPC notification.
+public struct WidgetEvent: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        /// An instance's shown entry changed (at its entry date).
+        case entryChange
+        /// Timelines were reloaded by one provider launch.
+        case reload
+        /// A launch failed; the previous timelines stay.
+        case reloadFailed
+        /// A stack's top changed, or a better candidate was held back.
+        case rotation
+        /// A stack was created, changed or removed.
+        case stack
+    }
+
+    public var type: Kind
+    public var date: Date
+    public var instance: InstanceID?
+    public var instances: [InstanceID]?
+    public var kind: String?
+    public var entry: TimelineEntry?
+    public var error: String?
+    public var decision: RotationDecision?
+    public var stack: StackInfo?
+    /// For a removed stack.
+    public var stackName: String?
+
+    public init(
+        type: Kind, date: Date, instance: InstanceID? = nil, instances: [InstanceID]? = nil, kind: String? = nil,
+        entry: TimelineEntry? = nil, error: String? = nil, decision: RotationDecision? = nil, stack: StackInfo? = nil,
+        stackName: String? = nil
+    ) {
+        self.type = type
+        self.date = date
+        self.instance = instance
+        self.instances = instances
+        self.kind = kind
+        self.entry = entry
+        self.error = error
+        self.decision = decision
+        self.stack = stack
+        self.stackName = stackName
+    }
+}
+
+/// The notification line itself.
+public struct EventNotification: Codable, Sendable {
+    public var jsonrpc = "2.0"
+    public var method = "event"
+    public var params: WidgetEvent
+
+    public init(_ event: WidgetEvent) {
+        params = event
+    }
+}
