@@ -22,10 +22,11 @@ struct BundleDispatcher: Sendable {
         }
         switch verb {
         case "timeline":
+            // One failing instance (an unknown kind, a configuration that does not decode)
+            // answers {"error": ...} in its place; the others still get their timelines.
             let members = request.members
-            let servings = try members.map { try serving($0.kind) }
-            let timelines = try await timelines(servings.enumerated().map { ($1, request.context(for: members[$0])) })
-            return try encode(TimelinesAnswer(timelines: timelines))
+            let work = members.map { member in (Result { try serving(member.kind) }, request.context(for: member)) }
+            return try encode(TimelinesAnswer(timelines: await timelines(work)))
         case "snapshot":
             let context = request.context(isPreview: request.isPreview ?? false)
             return try encode(try await serving(request.kind).snapshot(in: context))
@@ -44,16 +45,22 @@ struct BundleDispatcher: Sendable {
 
     /// One timeline per instance, in request order. Instances are computed concurrently: a
     /// batch may hold several kinds whose providers wait on I/O.
-    private func timelines(_ work: [(any KindServing, TimelineProviderContext)]) async throws -> [WireTimeline] {
-        try await withThrowingTaskGroup(of: (Int, WireTimeline).self) { group in
+    private func timelines(_ work: [(Result<any KindServing, any Error>, TimelineProviderContext)]) async -> [TimelineSlot] {
+        await withTaskGroup(of: (Int, TimelineSlot).self) { group in
             for (index, (serving, context)) in work.enumerated() {
-                group.addTask { (index, try await serving.timeline(in: context)) }
+                group.addTask {
+                    do {
+                        return (index, .timeline(try await serving.get().timeline(in: context)))
+                    } catch {
+                        return (index, .error("\(error)"))
+                    }
+                }
             }
-            var results = [WireTimeline?](repeating: nil, count: work.count)
-            for try await (index, timeline) in group {
-                results[index] = timeline
+            var results = [TimelineSlot](repeating: .error("not answered"), count: work.count)
+            for await (index, slot) in group {
+                results[index] = slot
             }
-            return results.compactMap { $0 }
+            return results
         }
     }
 
@@ -75,7 +82,24 @@ struct BundleDispatcher: Sendable {
 }
 
 private struct TimelinesAnswer: Encodable {
-    let timelines: [WireTimeline]
+    let timelines: [TimelineSlot]
+}
+
+/// One instance's place in a batch answer: its timeline, or why it has none.
+private enum TimelineSlot: Encodable, Sendable {
+    case timeline(WireTimeline)
+    case error(String)
+
+    private enum CodingKeys: String, CodingKey { case error }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .timeline(let timeline): try timeline.encode(to: encoder)
+        case .error(let reason):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(reason, forKey: .error)
+        }
+    }
 }
 
 private struct OptionsAnswer: Encodable {

@@ -34,10 +34,17 @@ extension WidgetProviderBundle {
             fail("\(program): usage: \(program) timeline|snapshot|placeholder|options < REQUEST.json", status: 64)
         }
         let request = FileHandle.standardInput.readDataToEndOfFile()
+        // stdout carries exactly one JSON answer: keep it aside and send fd 1 to stderr, so a
+        // `print()` left in provider code (harmless in a widget extension) lands in the log
+        // instead of corrupting the answer.
+        fflush(nil)
+        let answerFD = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
         do {
             var answer = try await answer(verb: verb, request: request)
             answer.append(UInt8(ascii: "\n"))
-            FileHandle.standardOutput.write(answer)
+            fflush(nil)
+            FileHandle(fileDescriptor: answerFD >= 0 ? answerFD : STDERR_FILENO, closeOnDealloc: false).write(answer)
             exit(0)
         } catch let error as WidgetProviderError {
             let status: Int32

@@ -78,5 +78,38 @@ extension Integration {
             #expect((bad["lastError"] as? String)?.hasPrefix("invalid answer: not JSON") == true)
             #expect(fixture.ctl("ping").status == 0)
         }
+
+        @Test func oneFailedInstanceInABatchDoesNotFailTheOthers() throws {
+            let fixture = try DaemonFixture()
+            // Answers each instance by its city, in request order; Atlantis has no data.
+            try fixture.provider("half", """
+                #!/bin/sh
+                cities=$(cat | grep -o '"city":"[^"]*"' | tail -n +2 | sed 's/"city":"\\(.*\\)"/\\1/')
+                printf '{"timelines":['
+                sep=''
+                for city in $cities; do
+                  if [ "$city" = Atlantis ]; then
+                    printf '%s{"error":"no data for this city"}' "$sep"
+                  else
+                    printf '%s{"entries":[{"date":"2026-01-05T08:00:00Z","content":"fine"}],"policy":"never"}' "$sep"
+                  fi
+                  sep=','
+                done
+                printf ']}'
+                """)
+            try fixture.descriptor("test.half", exec: ["./half"], intent: DaemonFixture.testIntent, batch: true)
+            try fixture.start()
+            let good = try fixture.add("test.half", "city=Oslo")
+            let bad = try fixture.add("test.half", "city=Atlantis")
+            #expect(fixture.ctl("clock", "advance", "30s").status == 0)
+            #expect(fixture.ctl("reload", "test.half", "--user-initiated").status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let first = fixture.ctl("--json", "timeline", good).object
+            #expect((first["currentEntry"] as? [String: Any])?["content"] as? String == "fine")
+            #expect(first["lastError"] == nil)
+            let second = fixture.ctl("--json", "timeline", bad).object
+            #expect(second["lastError"] as? String == "invalid answer: the provider reported: no data for this city")
+            #expect((second["nextReload"] as? [String: Any])?["reason"] as? String == "retry")
+        }
     }
 }

@@ -14,16 +14,18 @@ struct ErrorTests {
         }
     }
 
-    @Test("an unknown kind anywhere in a batch fails the launch")
+    @Test("an unknown kind in a batch fails only its own slot")
     func unknownKindInBatch() async throws {
         let body = #"""
             {"configuration":{},"family":"systemSmall","instance":"a","kind":"test.async","now":"2026-01-05T08:00:00Z",
              "instances":[{"configuration":{},"family":"systemSmall","instance":"a","kind":"test.async"},
                           {"configuration":{},"family":"systemSmall","instance":"b","kind":"test.gone"}]}
             """#
-        await #expect(throws: WidgetProviderError.self) {
-            _ = try await TestBundle.answer(verb: "timeline", request: Data(body.utf8))
-        }
+        let answer = try await TestBundle.answer(verb: "timeline", request: Data(body.utf8))
+        let slots = try #require((try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["timelines"] as? [[String: Any]])
+        #expect(slots.count == 2)
+        #expect(slots[0]["entries"] is [Any])
+        #expect((slots[1]["error"] as? String)?.contains("test.gone") == true)
     }
 
     @Test("an unknown verb is an error", arguments: ["reload", "", "Timeline"])
@@ -47,8 +49,14 @@ struct ErrorTests {
     @Test("a configuration that does not decode as the Intent names the field")
     func badConfiguration() async throws {
         let body = request(kind: "test.greeting", configuration: #"{"mood":"sleepy"}"#)
+        let answer = try await TestBundle.answer(verb: "timeline", request: Data(body.utf8))
+        let slots = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["timelines"] as? [[String: Any]]
+        let reason = try #require(slots?.first?["error"] as? String)
+        #expect(reason.contains("test.greeting"))
+        #expect(reason.contains(".mood"))
+        // The one-instance verbs still fail as a whole, with the same message.
         do {
-            _ = try await TestBundle.answer(verb: "timeline", request: Data(body.utf8))
+            _ = try await TestBundle.answer(verb: "snapshot", request: Data(body.utf8))
             Issue.record("expected an error")
         } catch let error as WidgetProviderError {
             guard case .badConfiguration(let kind, let reason) = error else {

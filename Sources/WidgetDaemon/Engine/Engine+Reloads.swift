@@ -106,7 +106,7 @@ extension Engine {
             requestSequence[member.id].map { (member.id, $0) }
         })
         running[token] = Task {
-            let outcome: Result<[Timeline], ProviderFailure>
+            let outcome: Result<[Result<Timeline, ProviderFailure>], ProviderFailure>
             do throws(ProviderFailure) {
                 let data = try await runner.run(invocation)
                 outcome = .success(try TimelineAnswer.timelines(from: data, count: members.count))
@@ -117,76 +117,91 @@ extension Engine {
         }
     }
 
+    /// Applies a launch: each instance gets its new timeline, or keeps its previous one and
+    /// retries after the minimum spacing when the launch (or its own answer) failed.
     private func finish(
-        _ batch: ReloadBatch, members: [WidgetInstance], outcome: Result<[Timeline], ProviderFailure>,
+        _ batch: ReloadBatch, members: [WidgetInstance], outcome: Result<[Result<Timeline, ProviderFailure>], ProviderFailure>,
         consumed: [InstanceID: Int64], token: UInt64
     ) async {
         defer {
             running[token] = nil
             doorbell.ring()
         }
-        let reasons = Dictionary(batch.members.map { ($0.instance, $0.reason) }, uniquingKeysWith: { first, _ in first })
-        let receivedAt = now
-        var changes: [StoreChange] = []
-        for member in members {
-            let reason = reasons[member.id] ?? .policy
-            changes.append(.recordReload(member.id, date: batch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
-        }
-        switch outcome {
-        case .success(let answers):
-            for (member, timeline) in zip(members, answers) {
-                changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
-                changes.append(.putRelevance(member.id, relevanceAfter(timeline, for: member.id, at: receivedAt)))
-                if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
-            }
-        case .failure:
-            break
-        }
-        changes.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
         if stopping, case .failure = outcome {
             // Killed by the shutdown, not by its own fault: nothing to record, charge or retry.
             return
         }
-        var failure: String?
+        var results: [MemberOutcome]
+        switch outcome {
+        case .success(let answers):
+            results = answers.map { answer in
+                switch answer {
+                case .success(let timeline): .timeline(timeline)
+                case .failure(let failure): .failed(failure.description)
+                }
+            }
+        case .failure(let failure): results = Array(repeating: .failed(failure.description), count: members.count)
+        }
+        let reasons = Dictionary(batch.members.map { ($0.instance, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        let receivedAt = now
+        var changes: [StoreChange] = []
+        for (member, result) in zip(members, results) {
+            let reason = reasons[member.id] ?? .policy
+            changes.append(.recordReload(member.id, date: batch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
+            if case .timeline(let timeline) = result {
+                changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
+                changes.append(.putRelevance(member.id, relevanceAfter(timeline, for: member.id, at: receivedAt)))
+                if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
+            }
+        }
+        changes.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
         do {
             try await store.apply(changes)
         } catch {
-            failure = "state not saved: \(error)"
+            results = Array(repeating: .failed("state not saved: \(error)"), count: members.count)
         }
-        if case .failure(let providerFailure) = outcome { failure = providerFailure.description }
 
-        if let failure {
-            logger.warning(
-                "provider failed; previous timeline kept",
-                metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",
-                           "error": "\(failure)"])
-            events.publish(WidgetEvent(
-                type: .reloadFailed, date: now, instances: members.map(\.id), kind: members.first?.kind, error: failure))
-            for member in members where instances[member.id] != nil {
+        var reloaded: [InstanceID] = []
+        var failures: [String: [InstanceID]] = [:]
+        for (member, result) in zip(members, results) {
+            guard let current = instances[member.id] else { continue }
+            switch result {
+            case .timeline(let timeline):
+                if let sequence = consumed[member.id], requestSequence[member.id] == sequence { requestSequence[member.id] = nil }
+                lastErrors[member.id] = nil
+                install(
+                    timeline, for: current, receivedAt: receivedAt, fromProvider: true,
+                    history: relevanceAfter(timeline, for: member.id, at: receivedAt))
+                scheduler.completed(
+                    member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
+                reloaded.append(member.id)
+            case .failed(let failure):
                 lastErrors[member.id] = failure
                 let previous = timelines[member.id]
                 let policy = previous.flatMap { policyDue(for: member.kind, $0.timeline, receivedAt: $0.receivedAt) }
                 // A failing provider is retried after the minimum spacing, even when the failed
                 // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
-                let retryAt = now.addingTimeInterval(max(settings.minimumSpacing, 1))
-                scheduler.failed(member.id, policyDue: policy, retryAt: retryAt)
+                scheduler.failed(member.id, policyDue: policy, retryAt: now.addingTimeInterval(max(settings.minimumSpacing, 1)))
+                failures[failure, default: []].append(member.id)
             }
-            return
         }
-        guard case .success(let answers) = outcome else { return }
-        for (member, timeline) in zip(members, answers) {
-            guard let current = instances[member.id] else { continue }
-            if let sequence = consumed[member.id], requestSequence[member.id] == sequence { requestSequence[member.id] = nil }
-            lastErrors[member.id] = nil
-            install(
-                timeline, for: current, receivedAt: receivedAt, fromProvider: true,
-                history: relevanceAfter(timeline, for: member.id, at: receivedAt))
-            scheduler.completed(member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
+        let kind = members.first?.kind ?? ""
+        // One line per cause, not one per instance.
+        for (failure, ids) in failures.sorted(by: { $0.key < $1.key }) {
+            logger.warning(
+                "provider failed; previous timeline kept",
+                metadata: ["kind": "\(kind)", "instances": "\(ids.joined(separator: ","))", "error": "\(failure)"])
+            events.publish(WidgetEvent(type: .reloadFailed, date: receivedAt, instances: ids, kind: kind, error: failure))
         }
-        events.publish(WidgetEvent(type: .reload, date: receivedAt, instances: members.map(\.id), kind: members.first?.kind))
-        logger.info(
-            "timelines reloaded",
-            metadata: ["kind": "\(members.first?.kind ?? "")", "instances": "\(members.map(\.id).joined(separator: ","))",
-                       "entries": "\(answers.first?.entries.count ?? 0)"])
+        if !reloaded.isEmpty {
+            events.publish(WidgetEvent(type: .reload, date: receivedAt, instances: reloaded, kind: kind))
+            logger.info("timelines reloaded", metadata: ["kind": "\(kind)", "instances": "\(reloaded.joined(separator: ","))"])
+        }
     }
+}
+
+/// What one launch did for one instance.
+private enum MemberOutcome {
+    case timeline(Timeline)
+    case failed(String)
 }

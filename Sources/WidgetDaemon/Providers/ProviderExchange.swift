@@ -37,7 +37,9 @@ struct ProviderRequest: Encodable {
 /// Reads a `timeline` answer: one Timeline JSON (valid for every instance of the launch) or
 /// `{"timelines": [...]}` with one per instance, in request order.
 enum TimelineAnswer {
-    static func timelines(from data: Data, count: Int) throws(ProviderFailure) -> [Timeline] {
+    /// Per instance: its timeline, or the reason the provider gave for it
+    /// (`{"error": "..."}` in its place), so one bad instance does not fail the others.
+    static func timelines(from data: Data, count: Int) throws(ProviderFailure) -> [Result<Timeline, ProviderFailure>] {
         let json: JSONValue
         do {
             json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
@@ -48,14 +50,25 @@ enum TimelineAnswer {
         guard case .object(let object) = json else { throw .invalidAnswer("expected a JSON object") }
         do {
             if let many = object["timelines"] {
-                let timelines = try decode([Timeline].self, many)
-                guard timelines.count == count else {
-                    throw ProviderFailure.invalidAnswer("\(timelines.count) timelines for \(count) instances")
+                guard case .array(let items) = many else { throw ProviderFailure.invalidAnswer(".timelines must be an array") }
+                guard items.count == count else {
+                    throw ProviderFailure.invalidAnswer("\(items.count) timelines for \(count) instances")
                 }
-                return timelines
+                return items.enumerated().map { index, item -> Result<Timeline, ProviderFailure> in
+                    if case .object(let fields) = item, fields["entries"] == nil, case .string(let reason)? = fields["error"] {
+                        return .failure(.invalidAnswer("the provider reported: \(reason)"))
+                    }
+                    do {
+                        return .success(try decode(Timeline.self, item))
+                    } catch let error as DecodingError {
+                        return .failure(.invalidAnswer(".timelines[\(index)]\(error.shortDescription)"))
+                    } catch {
+                        return .failure(.invalidAnswer("\(error)"))
+                    }
+                }
             }
             let one = try decode(Timeline.self, json)
-            return Array(repeating: one, count: count)
+            return Array(repeating: .success(one), count: count)
         } catch let failure as ProviderFailure {
             throw failure
         } catch let error as DecodingError {
