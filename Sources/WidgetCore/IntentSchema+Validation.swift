@@ -54,6 +54,17 @@ extension IntentSchema {
         return effective
     }
 
+    /// A stored configuration brought up to date with this schema (after the descriptor
+    /// changed): unknown parameters and values that no longer fit are dropped, defaults and
+    /// `showIf` applied again. Never fails; entity ids are not checked.
+    public func normalized(_ stored: [String: JSONValue], family: WidgetFamily) -> [String: JSONValue] {
+        let kept = stored.filter { name, value in
+            guard let parameter = parameter(name) else { return false }
+            return ValueCheck.problem(value, for: parameter, family: family, entityIDs: nil) == nil
+        }
+        return (try? effectiveConfiguration(kept, family: family)) ?? kept
+    }
+
     /// The entity parameters present in an effective configuration, whose ids must be checked
     /// against the provider's options.
     public func entityParameters(in effective: [String: JSONValue]) -> [String] {

@@ -37,14 +37,16 @@ struct ConfigureCommand: ParsableCommand {
     @Argument(help: "Instance id.") var id: String
     @Option(name: .customLong("set"), help: "NAME=VALUE to set (VALUE as JSON when it parses, else a string).")
     var assignments: [String] = []
+    @Flag(help: "Replace the whole configuration (parameters not set take their defaults).") var replace = false
 
     func validate() throws {
-        guard !assignments.isEmpty else { throw ValidationError("give at least one --set NAME=VALUE") }
+        guard !assignments.isEmpty || replace else { throw ValidationError("give at least one --set NAME=VALUE, or --replace") }
     }
 
     func run() throws {
         let configuration = try Assignments.parse(assignments)
-        let info = try global.call(.configure, ConfigureParams(id: id, configuration: configuration), as: InstanceInfo.self)
+        let info = try global.call(
+            .configure, ConfigureParams(id: id, configuration: configuration, replace: replace ? true : nil), as: InstanceInfo.self)
         global.emit(info) { print("\(info.id) configuration: \(Show.configuration(info.configuration))") }
     }
 }

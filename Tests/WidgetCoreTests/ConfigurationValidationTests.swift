@@ -103,4 +103,11 @@ struct ConfigurationValidationTests {
         #expect(try descriptor.effectiveConfiguration([:], family: .systemSmall) == [:])
         #expect(throws: ConfigurationError.self) { try descriptor.effectiveConfiguration(["a": .integer(1)], family: .systemSmall) }
     }
+
+    @Test func storedConfigurationsFollowTheSchema() {
+        // An older descriptor had `colour`; maxNumber 500 no longer fits; the default comes back.
+        let stored: [String: JSONValue] = ["colour": .string("red"), "maxNumber": .integer(500), "character": .string("panda")]
+        #expect(Self.schema.normalized(stored, family: .systemSmall)
+            == ["useCustomRange": .bool(false), "maxNumber": .integer(100), "character": .string("panda")])
+    }
 }

@@ -80,6 +80,8 @@ extension Integration {
                 (["maxNumber=500"], "configuration.maxNumber: 500 is above the maximum 200"),
                 (["character=dragon"], "configuration.character: unknown case \"dragon\""),
                 (["useCustomRange=true", "customRange=2-3"], "configuration.customRange: '2-3' is not offered by the provider"),
+                // Hidden by showIf, and still checked.
+                (["useCustomRange=false", "customRange=bogus"], "configuration.customRange: 'bogus' is not offered by the provider"),
             ]
             for (settings, message) in cases {
                 let result = fixture.ctl(["add", "test.random", "--family", "systemSmall"] + settings.flatMap { ["--set", $0] })
@@ -125,6 +127,30 @@ extension Integration {
             _ = try fixture.add("test.random", "useCustomRange=true", "customRange=50-150")
             #expect(Self.requests(fixture, verb: "options").count == before)
             #expect(fixture.ctl("widgets").status == 0)
+        }
+
+        @Test func aChangedDescriptorUpdatesStoredConfigurations() throws {
+            let fixture = try DaemonFixture()
+            try Self.setUp(fixture)
+            try fixture.start()
+            let id = try fixture.add("test.random", "character=egghead", "maxNumber=150")
+            // The new descriptor renames `character` to `hero` and lowers the maximum to 120.
+            let path = fixture.widgetsDirectory + "/test.random.json"
+            var descriptor = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+            var intent = descriptor["intent"] as! [String: Any]
+            var parameters = intent["parameters"] as! [[String: Any]]
+            parameters[1]["max"] = 120
+            parameters[3]["name"] = "hero"
+            intent["parameters"] = parameters
+            descriptor["intent"] = intent
+            try JSONSerialization.data(withJSONObject: descriptor).write(to: URL(fileURLWithPath: path))
+            kill(fixture.process!.processIdentifier, SIGHUP)
+            #expect(fixture.notify?.wait(for: "READY=1", timeout: 10) != nil)
+            let configuration = fixture.ctl("--json", "list").array.first?["configuration"] as? [String: Any]
+            #expect(NSDictionary(dictionary: configuration ?? [:]) == ["useCustomRange": false, "maxNumber": 100])
+            #expect(fixture.ctl("configure", id, "--set", "hero=panda").status == 0)
+            let replaced = fixture.ctl("--json", "configure", id, "--replace", "--set", "maxNumber=7").object["configuration"] as? [String: Any]
+            #expect(NSDictionary(dictionary: replaced ?? [:]) == ["useCustomRange": false, "maxNumber": 7])
         }
     }
 }

@@ -15,13 +15,19 @@ extension Engine {
             throw .invalidConfiguration(error)
         }
         guard let intent = descriptor.intent else { return effective }
+        // Entity ids given for a parameter that showIf hides are checked too: a wrong value is
+        // an error even where it would be dropped.
+        var entities = effective
+        for (name, value) in given where value != .null && entities[name] == nil && intent.parameter(name)?.type == .entity {
+            entities[name] = value
+        }
         var offered: [String: Set<String>] = [:]
-        for name in intent.entityParameters(in: effective) {
+        for name in intent.entityParameters(in: entities) {
             let options = try await entityOptions(descriptor, parameter: name, family: family, configuration: effective, search: nil)
             offered[name] = Set(options.map(\.id))
         }
         do {
-            try intent.checkEntities(effective, family: family, options: offered)
+            try intent.checkEntities(entities, family: family, options: offered)
         } catch {
             throw .invalidConfiguration(error)
         }

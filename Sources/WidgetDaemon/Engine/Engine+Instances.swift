@@ -60,6 +60,10 @@ extension Engine {
     private func configureLocked(_ params: ConfigureParams) async throws(RPCError) -> InstanceInfo {
         var instance = try instance(params.id)
         var given = params.replace == true ? [:] : instance.configuration
+        if let schema = catalog[instance.kind]?.intent {
+            // Keys an older descriptor had are not the user's to repeat.
+            given = given.filter { schema.parameter($0.key) != nil }
+        }
         given.merge(params.configuration) { $1 }
         if let descriptor = catalog[instance.kind] {
             instance.configuration = try await validated(given, for: descriptor, family: instance.family)

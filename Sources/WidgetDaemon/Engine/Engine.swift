@@ -106,6 +106,7 @@ public actor Engine {
                 }
             }
         }
+        normalizeConfigurations()
         for stack in state.stacks {
             stacks[stack.name] = stack
             dirtyStacks.insert(stack.name)
@@ -173,5 +174,27 @@ public actor Engine {
         }
         if let virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
         return line
+    }
+}
+
+extension Engine {
+    /// Brings every instance's configuration up to date with its descriptor (at start and on
+    /// SIGHUP): what providers receive always fits the schema they declare. Changed ones are
+    /// stored in the background; they derive from the descriptor, so nothing is lost if not.
+    func normalizeConfigurations() {
+        var changed: [StoreChange] = []
+        for (id, instance) in instances {
+            guard let schema = catalog[instance.kind]?.intent else { continue }
+            let normalized = schema.normalized(instance.configuration, family: instance.family)
+            guard normalized != instance.configuration else { continue }
+            var updated = instance
+            updated.configuration = normalized
+            instances[id] = updated
+            changed.append(.putInstance(updated))
+            logger.notice("configuration updated to its descriptor", metadata: ["instance": "\(id)", "kind": "\(instance.kind)"])
+        }
+        guard !changed.isEmpty else { return }
+        let store = self.store
+        Task { try? await store.apply(changed) }
     }
 }
