@@ -24,7 +24,7 @@ extension TimelineReloadPolicy: Encodable {
             try container.encode("never")
         case .after(let date):
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(date, forKey: .after)
+            try container.encode(ISO8601Text.string(from: date), forKey: .after)
         }
     }
 }

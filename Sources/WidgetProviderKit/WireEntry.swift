@@ -33,7 +33,8 @@ struct WireEntry: Encodable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(date, forKey: .date)
+        // ISO 8601 text whatever the encoder's date strategy: Timeline JSON requires it.
+        try container.encode(ISO8601Text.string(from: date), forKey: .date)
         try container.encode(content, forKey: .content)
         try container.encodeIfPresent(relevance, forKey: .relevance)
     }
