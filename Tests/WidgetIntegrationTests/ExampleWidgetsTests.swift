@@ -45,20 +45,19 @@ extension Integration {
             let fixture = try Self.start()
             let id = try fixture.add("com.example.emoji-rangers", "character=egghead")
             #expect(fixture.ctl("clock", "advance", "0s").status == 0)
-            // At 08:00 Egghead is at full health; its next battle is at 09:20.
-            let rested = Self.timeline(fixture, id)
-            #expect(rested.entries.count == 1)
-            #expect((rested.policy as? [String: Any])?["after"] as? String == "2026-01-05T09:20:00Z")
-            #expect(fixture.ctl("clock", "set", "2026-01-05T09:20:00Z").status == 0)
-            let healing = Self.timeline(fixture, id)
-            #expect(healing.error == nil)
-            #expect(healing.policy as? String == "atEnd")
-            let healths = healing.entries.compactMap { ($0["content"] as? [String: Any])?["health"] as? Int }
-            #expect(healths == Array(67...100))
-            let scores = healing.entries.compactMap { ($0["relevance"] as? [String: Any])?["score"] as? Double }
+            // At 08:00 Egghead rests at full health; its next battle is at 09:20 (health 67),
+            // and it heals a point a minute until 09:53: all of that is in the timeline.
+            let timeline = Self.timeline(fixture, id)
+            #expect(timeline.error == nil)
+            #expect(timeline.policy as? String == "atEnd")
+            let healths = timeline.entries.compactMap { ($0["content"] as? [String: Any])?["health"] as? Int }
+            #expect(healths == [100] + Array(67...100))
+            let scores = timeline.entries.compactMap { ($0["relevance"] as? [String: Any])?["score"] as? Double }
             #expect(scores == healths.map(Double.init))
-            #expect(healing.entries.first?["date"] as? String == "2026-01-05T09:20:00Z")
-            #expect(healing.entries.last?["date"] as? String == "2026-01-05T09:53:00Z")
+            #expect(timeline.entries.map { $0["date"] as? String }.prefix(3) == ["2026-01-05T08:00:00Z", "2026-01-05T09:20:00Z", "2026-01-05T09:21:00Z"])
+            #expect(timeline.entries.last?["date"] as? String == "2026-01-05T09:53:00Z")
+            #expect(fixture.ctl("clock", "set", "2026-01-05T09:20:00Z").status == 0)
+            #expect(fixture.ctl("--json", "timeline", id).object["currentIndex"] as? Int == 1)
             #expect(try fixture.add("com.example.emoji-rangers", family: "systemMedium", "character=spouty").isEmpty == false)
             #expect(fixture.ctl("add", "com.example.emoji-rangers", "--family", "systemLarge").status == 1)
             #expect(fixture.ctl("add", "com.example.emoji-rangers", "--family", "systemSmall", "--set", "character=dragon").stderr

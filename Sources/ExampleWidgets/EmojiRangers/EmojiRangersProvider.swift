@@ -19,18 +19,17 @@ struct EmojiRangersProvider: IntentTimelineProvider {
 
     /// Healing entries end with the one at full health and policy `.atEnd`, as in the
     /// code-along: the reload then comes when the ranger is healed. A ranger already at full
-    /// health gets one entry and `.after(next battle)`: `.atEnd` would ask for a reload at
-    /// once (the only entry is now), and `.never` is right only when an app reloads after
-    /// each battle, as the game does in the code-along; here battles follow a known schedule.
+    /// health gets its rest and then the next battle's healing (battles follow a known
+    /// schedule), so the timeline is right whenever the reload happens: coalescing may run it
+    /// early, the budget late.
     func timeline(for configuration: SelectCharacterIntent, in context: Context) async -> Timeline<EmojiRangersEntry> {
         let detail = CharacterDetail.detail(for: configuration.character ?? .panda)
         let now = context.date
         let endDate = detail.fullHealthDate(after: now)
         guard now < endDate else {
-            let entry = EmojiRangersEntry(
-                date: now, detail: detail, health: CharacterDetail.fullHealth, fullHealthAt: endDate)
+            let rest = EmojiRangersEntry(date: now, detail: detail, health: CharacterDetail.fullHealth, fullHealthAt: endDate)
             let nextBattle = detail.lastBattle(atOrBefore: now).addingTimeInterval(CharacterDetail.battleInterval)
-            return Timeline(entries: [entry], policy: .after(nextBattle))
+            return Timeline(entries: [rest] + healing(detail, from: nextBattle), policy: .atEnd)
         }
         var entries = [
             EmojiRangersEntry(date: now, detail: detail, health: detail.health(at: now), fullHealthAt: endDate)
@@ -44,5 +43,15 @@ struct EmojiRangersProvider: IntentTimelineProvider {
                 EmojiRangersEntry(date: date, detail: detail, health: detail.health(at: date), fullHealthAt: endDate))
         }
         return Timeline(entries: entries, policy: .atEnd)
+    }
+
+    /// One entry a minute from a battle at `start` until full health, the last exactly then.
+    private func healing(_ detail: CharacterDetail, from start: Date) -> [EmojiRangersEntry] {
+        let end = detail.fullHealthDate(after: start)
+        let ticks = Int((end.timeIntervalSince(start) / CharacterDetail.healingInterval).rounded(.up))
+        return (0...ticks).map { tick in
+            let date = min(end, start.addingTimeInterval(TimeInterval(tick) * CharacterDetail.healingInterval))
+            return EmojiRangersEntry(date: date, detail: detail, health: detail.health(at: date), fullHealthAt: end)
+        }
     }
 }
