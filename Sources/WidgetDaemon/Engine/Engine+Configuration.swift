@@ -84,6 +84,7 @@ extension Engine {
     /// dropped, so the next configuration check or `options` call asks the providers again.
     public func invalidateConfigurationRecommendations(_ params: InvalidateParams) -> InvalidateResult {
         let before = optionsCache.count
+        optionsGeneration += 1
         if let kind = params.kind {
             optionsCache = optionsCache.filter { $0.key.kind != kind }
         } else {
@@ -97,8 +98,12 @@ extension Engine {
         _ descriptor: WidgetDescriptor, parameter: String, family: WidgetFamily, configuration: [String: JSONValue],
         search: String?
     ) async throws(RPCError) -> [EntityOption] {
-        let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter)
+        // Options may depend on the values chosen so far (a city list on the country), but
+        // not on the entity being chosen.
+        let context = configuration.filter { descriptor.intent?.parameter($0.key)?.type != .entity }
+        let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter, configuration: context)
         if search == nil, let cached = optionsCache[key] { return cached }
+        let generation = optionsGeneration
         let data = try await call(descriptor, ProviderCall(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
             parameter: parameter, search: search))
@@ -108,7 +113,8 @@ extension Engine {
         } catch {
             throw .providerFailed(descriptor.kind, error.description)
         }
-        if search == nil { optionsCache[key] = options }
+        // An invalidation that came while the provider answered wins.
+        if search == nil, generation == optionsGeneration { optionsCache[key] = options }
         return options
     }
 
@@ -138,9 +144,10 @@ extension Engine {
     }
 }
 
-/// Cached dynamic options are per kind, family and parameter.
+/// Cached dynamic options are per kind, family, parameter and the other values chosen.
 struct OptionsKey: Hashable, Sendable {
     var kind: String
     var family: WidgetFamily
     var parameter: String
+    var configuration: [String: JSONValue]
 }

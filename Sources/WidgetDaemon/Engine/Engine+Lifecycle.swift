@@ -7,6 +7,7 @@ extension Engine {
     public func reload(settings newSettings: DaemonSettings?) {
         catalog = DescriptorCatalog.load(from: widgetsDirectories)
         optionsCache.removeAll()
+        optionsGeneration += 1
         normalizeConfigurations()
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])

@@ -23,6 +23,8 @@ public actor Engine {
     var lastErrors: [InstanceID: String] = [:]
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
+    /// Bumped by every invalidation, so a fetch that started before one is not cached.
+    var optionsGeneration = 0
     /// Instances with a request changing them in progress, and who waits for each.
     var instanceLocks: [InstanceID: [CheckedContinuation<Void, Never>]] = [:]
     /// The sequence of each instance's persisted reload request, and the last one given out.
