@@ -3,6 +3,17 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
+struct VisibleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visible", abstract: "Report the instances a host shows now (replaces the previous report).")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Instance ids; none: nothing is visible.") var ids: [String] = []
+    func run() throws {
+        let result = try global.call(.visible, VisibleParams(instances: ids), as: VisibleResult.self)
+        global.emit(result) { print("visible: \(result.visible.isEmpty ? "none" : result.visible.joined(separator: " "))") }
+    }
+}
+
 struct StackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stack", abstract: "Smart Stacks: create, fill, show, swipe, Smart Rotate on/off, list, remove.",

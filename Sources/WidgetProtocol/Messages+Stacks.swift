@@ -133,3 +133,13 @@ public struct Explanation: Codable, Sendable {
         self.why = why
     }
 }
+
+public struct VisibleParams: Codable, Sendable {
+    public var instances: [InstanceID]
+    public init(instances: [InstanceID]) { self.instances = instances }
+}
+
+public struct VisibleResult: Codable, Sendable {
+    public var visible: [InstanceID]
+    public init(visible: [InstanceID]) { self.visible = visible }
+}

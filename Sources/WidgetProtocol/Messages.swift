@@ -143,6 +143,10 @@ public struct InstanceInfo: Codable, Sendable {
     public var currentEntry: TimelineEntry?
     public var hasTimeline: Bool
     public var nextReload: Date?
+    /// A host shows it now (its last `visible` report, or the top of a stack just shown).
+    public var visible: Bool?
+    /// When a host last showed it.
+    public var lastVisible: Date?
     public init(
         id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue],
         currentEntry: TimelineEntry?, hasTimeline: Bool, nextReload: Date?

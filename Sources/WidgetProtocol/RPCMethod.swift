@@ -43,4 +43,6 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     /// Turns the connection into an event stream (`widgetctl watch`): after the answer, each
     /// event arrives as a `{"method": "event", "params": {...}}` notification.
     case subscribe
+    /// A host reports the instances it shows now (replacing its previous report).
+    case visible
 }

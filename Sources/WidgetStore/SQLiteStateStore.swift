@@ -91,6 +91,12 @@ public final class SQLiteStateStore: StateStore {
                 table.add(column: "sequence", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v4-visibility") { db in
+            try db.create(table: "visibility") { table in
+                table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
+                table.column("lastVisible", .double).notNull()
+            }
+        }
         return migrator
     }
 
@@ -131,6 +137,9 @@ public final class SQLiteStateStore: StateStore {
             for row in try Row.fetchAll(db, sql: "SELECT json FROM donation ORDER BY date, rowid") {
                 let text: String = row["json"]
                 state.donations.append(try WidgetJSON.decoder.decode(Donation.self, from: Data(text.utf8)))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
+                state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
             }
             for row in try Row.fetchAll(db, sql: "SELECT instance, json FROM relevance") {
                 let text: String = row["json"]
@@ -247,6 +256,11 @@ public final class SQLiteStateStore: StateStore {
             return (
                 "DELETE FROM decision WHERE rowid NOT IN (SELECT rowid FROM decision ORDER BY rowid DESC LIMIT ?)",
                 [max(0, keep)]
+            )
+        case .putVisibility(let id, let lastVisible):
+            return (
+                "INSERT OR REPLACE INTO visibility (instance, lastVisible) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
+                [id, lastVisible.timeIntervalSince1970, id]
             )
         case .putRelevance(let id, let history):
             return (

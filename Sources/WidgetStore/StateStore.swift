@@ -37,6 +37,8 @@ public enum StoreChange: Sendable {
     case pruneDecisions(keep: Int)
     /// An instance's relevance score history (semantics.md, Relevance 2).
     case putRelevance(InstanceID, RelevanceHistory)
+    /// When a host last showed the instance.
+    case putVisibility(InstanceID, lastVisible: Date)
 }
 
 /// Everything needed to rebuild the daemon after a restart.
@@ -49,6 +51,7 @@ public struct PersistedState: Sendable {
     public var stacks: [StackState] = []
     public var donations: [Donation] = []
     public var relevance: [InstanceID: RelevanceHistory] = [:]
+    public var lastVisible: [InstanceID: Date] = [:]
 
     public init() {}
 }

@@ -112,6 +112,30 @@ extension Integration {
 }
 
 extension Integration {
+    @Suite struct Visibility {
+        @Test func hostsReportWhatTheyShowAndItIsKept() throws {
+            let fixture = try SmartStacks.start()
+            let a = try fixture.add("com.example.random-number")
+            let b = try fixture.add("com.example.random-number", family: "systemMedium")
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            #expect(fixture.ctl("stack", "add", "home", b).status == 0)
+            #expect(fixture.ctl("--json", "visible", a).object["visible"] as? [String] == [a])
+            #expect(fixture.ctl("clock", "advance", "10m").status == 0)
+            #expect(fixture.ctl("stack", "show", "home").status == 0)  // the host shows the top, b
+            let list = fixture.ctl("--json", "list").array
+            let byID = Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! String, $0) })
+            #expect(byID[a]?["visible"] as? Bool == true)
+            #expect(byID[a]?["lastVisible"] as? String == "2026-01-05T09:00:00Z")
+            #expect(byID[b]?["visible"] as? Bool == false)
+            #expect(byID[b]?["lastVisible"] as? String == "2026-01-05T09:10:00Z")
+            #expect(fixture.ctl("visible", "nope").status == 1)
+            fixture.crash()
+            try fixture.start(clock: "2026-01-05T09:20:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            let after = fixture.ctl("--json", "list").array.first { $0["id"] as? String == a }
+            #expect(after?["lastVisible"] as? String == "2026-01-05T09:00:00Z")
+        }
+    }
+
     @Suite struct Watch {
         @Test func watchStreamsARotationAndOtherEvents() throws {
             let fixture = try SmartStacks.start()

@@ -42,6 +42,8 @@ extension Engine {
         instances[params.id] = nil
         requestSequence[params.id] = nil
         relevance[params.id] = nil
+        visibleNow.remove(params.id)
+        lastVisible[params.id] = nil
         timelines[params.id] = nil
         lastErrors[params.id] = nil
         scheduler.remove(params.id)

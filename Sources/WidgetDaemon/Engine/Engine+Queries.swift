@@ -34,10 +34,13 @@ extension Engine {
 
     func info(_ instance: WidgetInstance) -> InstanceInfo {
         let stored = timelines[instance.id]
-        return InstanceInfo(
+        var info = InstanceInfo(
             id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configuration,
             currentEntry: stored?.timeline.currentEntry(at: now), hasTimeline: stored != nil,
             nextReload: scheduler.pendingReload(for: instance.id)?.due)
+        info.visible = visibleNow.contains(instance.id)
+        info.lastVisible = lastVisible[instance.id]
+        return info
     }
 
     public func timeline(_ params: InstanceParams) throws(RPCError) -> TimelineResult {

@@ -41,7 +41,9 @@ extension Engine {
     }
 
     public func showStack(_ params: StackNameParams) throws(RPCError) -> StackInfo {
-        StackInfo(try stack(params.name))
+        let state = try stack(params.name)
+        noteShown(state.top)
+        return StackInfo(state)
     }
 
     public func listStacks() -> [StackInfo] {

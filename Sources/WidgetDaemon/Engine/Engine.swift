@@ -41,6 +41,9 @@ public actor Engine {
     var dirtyStacks: Set<String> = []
     var stackRecheck: [String: Date] = [:]
     var decisionsSincePrune = 0
+    /// What hosts show: the last `visible` report, and when each instance was last shown.
+    var visibleNow: Set<InstanceID> = []
+    var lastVisible: [InstanceID: Date] = [:]
     var rotationSettings: RotationSettings { settings.rotation }
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
@@ -114,6 +117,7 @@ public actor Engine {
             dirtyStacks.insert(stack.name)
         }
         donations = state.donations
+        lastVisible = state.lastVisible
         logger.info(
             "state restored",
             metadata: ["instances": "\(instances.count)", "timelines": "\(timelines.count)", "state": "\(stateDirectory)"])

@@ -72,6 +72,7 @@ public struct RequestRouter: Sendable {
         case .donationsDelete: return Self.reply(id, try await engine.deleteDonations(request.params(DonationsDeleteParams.self)))
         case .log: return Self.reply(id, try await engine.decisionLog(request.params(LogParams.self)))
         case .explain: return Self.reply(id, try await engine.explain(request.params(StackNameParams.self)))
+        case .visible: return Self.reply(id, try await engine.reportVisible(request.params(VisibleParams.self)))
         case .subscribe:
             // The subscription itself is set up by the connection (`subscription(for:)`).
             return Self.reply(id, ["subscribed": true])
