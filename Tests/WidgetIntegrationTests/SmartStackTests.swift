@@ -170,3 +170,66 @@ extension Integration {
         }
     }
 }
+
+extension Integration {
+    /// semantics.md's relevance rules on the running daemon, with pushed timelines.
+    @Suite struct RelevanceRules {
+        static func push(_ fixture: DaemonFixture, _ id: String, _ entries: [(String, Double?, Double)]) {
+            let items = entries.map { date, score, duration in
+                let relevance = score.map { #","relevance":{"score":\#($0),"duration":\#(duration)}"# } ?? ""
+                return #"{"date":"\#(date)","content":null\#(relevance)}"#
+            }
+            let result = fixture.ctl(["push", id, "-"], stdin: #"{"entries":[\#(items.joined(separator: ","))],"policy":"never"}"#)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        static func candidates(_ fixture: DaemonFixture) -> [String: [String: Any]] {
+            let list = fixture.ctl("--json", "explain", "s").object["candidates"] as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["instance"] as! String, $0) })
+        }
+
+        @Test func scaleLapsesIneligibilityAndDwellOnTheDaemon() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.push", exec: nil)
+            try fixture.start(clock: "2026-01-05T09:00:00Z")
+            let a = try fixture.add("test.push")
+            let b = try fixture.add("test.push")
+            #expect(fixture.ctl("stack", "create", "s").status == 0)
+            #expect(fixture.ctl("stack", "add", "s", a, b).status == 0)
+            // A scores 1 then 2; B scores 1000 then 2000; A's 10:00 entry carries no relevance.
+            Self.push(fixture, a, [("2026-01-05T09:00:00Z", 1, 0), ("2026-01-05T09:30:00Z", 2, 0), ("2026-01-05T10:00:00Z", nil, 0)])
+            Self.push(fixture, b, [("2026-01-05T09:00:00Z", 1000, 0), ("2026-01-05T09:30:00Z", 2000, 0)])
+            var ranked = Self.candidates(fixture)
+            #expect(ranked[a]?["relevance"] as? Double == 0.5)  // scale does not matter
+            #expect(ranked[b]?["relevance"] as? Double == 0.5)
+
+            #expect(fixture.ctl("clock", "set", "2026-01-05T10:05:00Z").status == 0)
+            ranked = Self.candidates(fixture)
+            #expect(ranked[a]?["score"] as? Double == 2)  // duration 0 holds; the bare entry changes nothing
+            #expect(ranked[a]?["relevanceSince"] as? String == "2026-01-05T09:30:00Z")
+
+            Self.push(fixture, b, [("2026-01-05T10:05:00Z", 3000, 600)])
+            #expect(Self.candidates(fixture)[b]?["relevanceUntil"] as? String == "2026-01-05T10:15:00Z")
+            #expect(fixture.ctl("clock", "set", "2026-01-05T10:15:00Z").status == 0)
+            #expect(Self.candidates(fixture)[b]?["score"] is NSNull || Self.candidates(fixture)[b]?["score"] == nil)  // lapsed
+
+            // A score <= 0 is never rotated in: B (positive) goes on top, A cannot come back.
+            Self.push(fixture, a, [("2026-01-05T10:15:00Z", -1, 0)])
+            Self.push(fixture, b, [("2026-01-05T10:15:00Z", 3000, 0)])
+            #expect(Self.candidates(fixture)[a]?["eligible"] as? Bool == false)
+            #expect(fixture.ctl("--json", "stack", "show", "s").object["top"] as? String == b)
+
+            // A recovers at 10:20 (its best in the window: rank 1), but B has been on top only
+            // since 10:15: held by the dwell, and rotated exactly when it ends, at 10:30.
+            Self.push(fixture, a, [("2026-01-05T10:20:00Z", 2, 0)])
+            Self.push(fixture, b, [("2026-01-05T10:20:00Z", 1, 0)])
+            #expect(fixture.ctl("clock", "advance", "30m").status == 0)
+            let log = fixture.ctl("--json", "log", "--stack", "s").array
+            let tail = log.suffix(2).map { ($0["reason"] as? String ?? "", $0["date"] as? String ?? "", $0["to"] as? String) }
+            #expect(tail.map(\.0) == ["heldByDwell", "betterCandidate"])
+            #expect(tail.map(\.1) == ["2026-01-05T10:20:00Z", "2026-01-05T10:30:00Z"])
+            #expect(tail.last?.2 == a)
+            #expect(!log.contains { $0["to"] as? String == a && ($0["date"] as? String ?? "") < "2026-01-05T10:30:00Z" && ($0["date"] as? String ?? "") >= "2026-01-05T10:15:00Z" })
+        }
+    }
+}
