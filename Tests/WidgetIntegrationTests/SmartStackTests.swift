@@ -233,3 +233,53 @@ extension Integration {
         }
     }
 }
+
+extension Integration {
+    @Suite struct RotationLimits {
+        @Test func affinityFollowsTheTimeOfDayOfPastWeeks() throws {
+            let fixture = try DaemonFixture()
+            try fixture.start(clock: "2026-01-26T12:00:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            let id = try fixture.add("com.example.random-number", "maxNumber=150")
+            #expect(fixture.ctl("stack", "create", "s").status == 0)
+            #expect(fixture.ctl("stack", "add", "s", id).status == 0)
+            // Three weeks of weekday lunchtime donations (2026-01-05 is a Monday).
+            for week in 0..<3 {
+                for day in 0..<5 {
+                    let date = String(format: "2026-01-%02dT12:%02d:00Z", 5 + week * 7 + day, (day * 7) % 20)
+                    #expect(fixture.ctl("donate", "RandomNumber", "--set", "maxNumber=150", "--at", date).status == 0)
+                }
+            }
+            func affinity() -> Double {
+                ((fixture.ctl("--json", "explain", "s").object["candidates"] as? [[String: Any]])?.first?["affinity"] as? Double) ?? -1
+            }
+            let noon = affinity()
+            #expect(fixture.ctl("clock", "set", "2026-01-26T19:00:00Z").status == 0)
+            let evening = affinity()
+            #expect(noon > 0.5)
+            #expect(evening < 0.05)
+            #expect(fixture.ctl("donations", "delete", "--all").status == 0)
+            #expect(fixture.ctl("clock", "set", "2026-01-27T12:00:00Z").status == 0)
+            #expect(affinity() == 0)
+        }
+
+        @Test func theHourlyCapHoldsARotationUntilTheHourHasPassed() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.push", exec: nil)
+            let config = fixture.directory + "/widgetd.conf"
+            try "[rotation]\nhourly-cap = 1\nmin-dwell = 0s\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try fixture.start(clock: "2026-01-05T09:00:00Z", arguments: ["--config", config])
+            let a = try fixture.add("test.push")
+            let b = try fixture.add("test.push")
+            #expect(fixture.ctl("stack", "create", "s").status == 0)
+            #expect(fixture.ctl("stack", "add", "s", a, b).status == 0)
+            RelevanceRules.push(fixture, b, [("2026-01-05T09:00:00Z", 5, 0)])  // b rotates in: 1 this hour
+            #expect(fixture.ctl("clock", "set", "2026-01-05T09:10:00Z").status == 0)
+            RelevanceRules.push(fixture, a, [("2026-01-05T09:10:00Z", 5, 0)])
+            RelevanceRules.push(fixture, b, [("2026-01-05T09:10:00Z", 1, 0)])  // a now ranks best
+            #expect(fixture.ctl("clock", "advance", "1h").status == 0)
+            let log = fixture.ctl("--json", "log", "--stack", "s").array.map { ($0["reason"] as? String ?? "", $0["date"] as? String ?? "") }
+            #expect(log.map(\.0) == ["betterCandidate", "heldByCap", "betterCandidate"])
+            #expect(log.map(\.1) == ["2026-01-05T09:00:00Z", "2026-01-05T09:10:00Z", "2026-01-05T10:00:00Z"])
+        }
+    }
+}
