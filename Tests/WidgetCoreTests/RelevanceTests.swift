@@ -75,4 +75,16 @@ struct RelevanceTests {
         history.prune(before: now - 30 * 86400, now: now)
         #expect(history.samples.map(\.score) == [2])
     }
+
+    /// A reload whose timeline starts before an old score's date supersedes that score.
+    @Test func aNewTimelineCoveringNowSupersedesLaterOldScores() {
+        var history = RelevanceHistory()
+        history.install(timeline([(50 * 60, 0, 0)]), at: t0)  // 0 from t0+50m
+        history.install(timeline([(30 * 60, 5, 0)]), at: t0 + 60 * 60)  // at t0+60m: 5 from t0+30m
+        #expect(history.current(at: t0 + 60 * 60)?.score == 5)
+        // A new timeline that starts later leaves the score in force until it begins.
+        history.install(timeline([(90 * 60, 7, 0)]), at: t0 + 70 * 60)
+        #expect(history.current(at: t0 + 80 * 60)?.score == 5)
+        #expect(history.current(at: t0 + 90 * 60)?.score == 7)
+    }
 }

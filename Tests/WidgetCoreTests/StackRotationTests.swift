@@ -108,4 +108,18 @@ struct StackRotationTests {
         #expect(decision?.reason == .returnToUserChoice)
         #expect(stack.top == "b")
     }
+
+    /// Returning home never puts an instance whose score is <= 0 on top.
+    @Test func returningHomeSkipsAnIneligibleChoice() {
+        var stack = state()
+        stack.top = "b"
+        stack.topSince = t0 - 3600
+        let decision = StackRotation.evaluate(
+            &stack, candidates: [candidate("a", rank: 0, eligible: false), candidate("b", rank: 0), candidate("c", rank: 0)],
+            at: t0, settings: settings
+        ).decision
+        // Home would be "a" (the first), but it is ineligible: the first eligible is "b", already on top.
+        #expect(decision == nil)
+        #expect(stack.top == "b")
+    }
 }

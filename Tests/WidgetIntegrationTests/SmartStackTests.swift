@@ -136,6 +136,23 @@ extension Integration {
         }
     }
 
+    @Suite struct StackMembership {
+        @Test func removingTheTopInstanceUpdatesTheStackInTheSameTransaction() throws {
+            let fixture = try SmartStacks.start()
+            let x = try fixture.add("com.example.random-number")
+            let y = try fixture.add("com.example.random-number", family: "systemMedium")
+            #expect(fixture.ctl("stack", "create", "s").status == 0)
+            #expect(fixture.ctl("stack", "add", "s", x, y).status == 0)
+            #expect(fixture.ctl("--json", "stack", "show", "s").object["top"] as? String == x)
+            #expect(fixture.ctl("remove", x).status == 0)
+            fixture.crash()
+            try fixture.start(clock: "2026-01-05T09:00:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            let shown = fixture.ctl("--json", "stack", "show", "s").object
+            #expect(shown["instances"] as? [String] == [y])
+            #expect(shown["top"] as? String == y)
+        }
+    }
+
     @Suite struct Watch {
         @Test func watchStreamsARotationAndOtherEvents() throws {
             let fixture = try SmartStacks.start()

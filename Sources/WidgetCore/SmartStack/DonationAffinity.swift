@@ -32,7 +32,9 @@ public struct DonationAffinity: Sendable, Hashable, Codable {
         let nowWeekend = calendar.isDateInWeekend(moment)
         var sum = 0.0
         var contributions: [(Donation, Double)] = []
-        for donation in donations where donation.date <= now && now.timeIntervalSince(donation.date) <= horizon {
+        // Donations count from the slot after their date, like every other change of affinity,
+        // so the daemon's slot recheck sees them exactly when they start to count.
+        for donation in donations where donation.date <= moment && moment.timeIntervalSince(donation.date) <= horizon {
             var delta = abs(secondsOfDay(donation.date, calendar) - nowSeconds)
             delta = min(delta, 86400 - delta)
             let timeOfDay = exp(-0.5 * pow(delta / spread, 2))

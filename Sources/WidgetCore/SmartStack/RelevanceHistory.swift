@@ -32,10 +32,15 @@ public struct RelevanceHistory: Sendable, Hashable, Codable {
         self.samples = samples.sorted { $0.date < $1.date }
     }
 
-    /// A new timeline arrived at `now`: the old timeline's samples that never became current
-    /// (dated after `now`) are forgotten, the new timeline's are added.
+    /// A new timeline arrived at `now`. The old samples that never became current (dated after
+    /// `now`) are forgotten; when the new timeline already covers `now` (its first entry is
+    /// dated at or before it), it supersedes the old one from that first entry on. Otherwise the
+    /// score in force goes on until the new entries begin. The new samples are added.
     public mutating func install(_ timeline: Timeline, at now: Date) {
-        samples.removeAll { $0.date > now }
+        let supersededFrom = timeline.entries.first.map(\.date).flatMap { $0 <= now ? $0 : nil }
+        samples.removeAll { sample in
+            sample.date > now || (supersededFrom.map { sample.date >= $0 } ?? false)
+        }
         let fresh = timeline.entries.compactMap { entry in
             entry.relevance.map { RelevanceSample(date: entry.date, score: $0.score, duration: $0.duration) }
         }

@@ -89,13 +89,18 @@ public enum StackRotation {
         _ state: inout StackState, candidates: [RankedCandidate], at now: Date, settings: RotationSettings
     ) -> (decision: RotationDecision?, recheck: Date?) {
         state.rotations.removeAll { $0 <= now.addingTimeInterval(-3600) }
-        guard state.smartRotate, !state.instances.isEmpty else { return (nil, nil) }
-        if state.top == nil || !state.instances.contains(state.top!) {
-            state.top = state.home
-            state.topSince = now
-        }
+        guard !state.instances.isEmpty else { return (nil, nil) }
         let byID = Dictionary(candidates.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })
         let ordered = state.instances.compactMap { byID[$0] }
+        // Where the stack rests: the user's choice if it may be shown (score > 0 or none), else
+        // the first instance that may; an ineligible instance is never put on top.
+        let home = [state.home].compactMap { $0 }.first { byID[$0]?.eligible ?? true }
+            ?? ordered.first(where: \.eligible)?.instance
+        if state.top == nil || !state.instances.contains(state.top!) {
+            state.top = home ?? state.instances.first
+            state.topSince = now
+        }
+        guard state.smartRotate else { return (nil, nil) }
         // The best eligible candidate; ties go to the earlier one in the stack.
         let best = ordered.filter(\.eligible).max { lhs, rhs in
             lhs.rank != rhs.rank ? lhs.rank < rhs.rank : ordered.firstIndex(of: lhs)! > ordered.firstIndex(of: rhs)!
@@ -107,7 +112,7 @@ public enum StackRotation {
             target = best.instance
             reason = .betterCandidate
         } else {
-            target = state.home
+            target = home ?? state.top
             reason = .returnToUserChoice
         }
         guard let target, target != state.top else {

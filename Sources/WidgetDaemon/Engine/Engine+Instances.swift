@@ -38,7 +38,9 @@ extension Engine {
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
         _ = try instance(params.id)
-        try await commit([.deleteInstance(params.id)])
+        // The stacks that held it change in the same transaction.
+        let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
+        try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
         instances[params.id] = nil
         requestSequence[params.id] = nil
         relevance[params.id] = nil
@@ -48,7 +50,14 @@ extension Engine {
         lastErrors[params.id] = nil
         scheduler.remove(params.id)
         logger.info("instance removed", metadata: ["instance": "\(params.id)"])
-        await dropFromStacks(params.id)
+        // Applied to the stacks as they are now (an evaluation may have run meanwhile).
+        for name in stacks(containing: params.id) {
+            guard let state = stacks[name] else { continue }
+            let updated = Self.removing(params.id, from: state, at: now)
+            stacks[name] = updated
+            dirtyStacks.insert(name)
+            events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(updated)))
+        }
         await evaluateDirtyStacks()
         doorbell.ring()
         return RemoveResult(removed: params.id)

@@ -33,6 +33,8 @@ extension Engine {
                 scheduler.request(instance.id, reason: .initial, at: now)
             }
         }
+        // Weights, limits, intent types and configurations may all have changed.
+        dirtyStacks.formUnion(stacks.keys)
         logger.info("configuration reloaded", metadata: ["kinds": "\(catalog.descriptors.count)", "problems": "\(catalog.problems.count)"])
         doorbell.ring()
     }

@@ -142,10 +142,12 @@ extension Engine {
                 why = "\(best.instance) ranks best (\(Self.format(best.rank)))."
             } else if let since = state.topSince, now < since.addingTimeInterval(settings.minimumDwell) {
                 why = "\(best.instance) ranks best (\(Self.format(best.rank))) but the top stays until \(ISO8601.string(from: since.addingTimeInterval(settings.minimumDwell))) (minimum dwell)."
+            } else if state.rotations.filter({ $0 > now.addingTimeInterval(-3600) }).count >= settings.hourlyCap {
+                why = "\(best.instance) ranks best (\(Self.format(best.rank))); the hourly cap of \(settings.hourlyCap) rotations holds it back."
             } else if best.rank < (top?.rank ?? 0) + settings.margin {
                 why = "\(best.instance) ranks best (\(Self.format(best.rank))) but does not beat the top (\(Self.format(top?.rank ?? 0))) by the margin \(Self.format(settings.margin))."
             } else {
-                why = "\(best.instance) ranks best (\(Self.format(best.rank))); the hourly cap of \(settings.hourlyCap) rotations holds it back."
+                why = "\(best.instance) ranks best (\(Self.format(best.rank))) and rotates in at the next evaluation."
             }
         } else {
             why = "No instance has a signal (relevance or donations): the top is the user's choice, \(state.home ?? "-")."

@@ -145,12 +145,16 @@ extension Engine {
         let reasons = Dictionary(batch.members.map { ($0.instance, $0.reason) }, uniquingKeysWith: { first, _ in first })
         let receivedAt = now
         var changes: [StoreChange] = []
+        // Computed once: what is stored is exactly what is installed.
+        var histories: [InstanceID: RelevanceHistory] = [:]
         for (member, result) in zip(members, results) {
             let reason = reasons[member.id] ?? .policy
             changes.append(.recordReload(member.id, date: batch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
             if case .timeline(let timeline) = result {
                 changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
-                changes.append(.putRelevance(member.id, relevanceAfter(timeline, for: member.id, at: receivedAt)))
+                let history = relevanceAfter(timeline, for: member.id, at: receivedAt)
+                histories[member.id] = history
+                changes.append(.putRelevance(member.id, history))
                 if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
             }
         }
@@ -171,7 +175,7 @@ extension Engine {
                 lastErrors[member.id] = nil
                 install(
                     timeline, for: current, receivedAt: receivedAt, fromProvider: true,
-                    history: relevanceAfter(timeline, for: member.id, at: receivedAt))
+                    history: histories[member.id] ?? relevanceAfter(timeline, for: member.id, at: receivedAt))
                 scheduler.completed(
                     member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
                 reloaded.append(member.id)

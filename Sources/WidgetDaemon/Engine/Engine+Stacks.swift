@@ -86,6 +86,12 @@ extension Engine {
             var state = try stack(name)
             try change(&state)
             try await commit([.putStack(state)])
+            // An instance removed while this was being stored does not stay in the stack.
+            let live = state.instances.filter { instances[$0] != nil }
+            if live != state.instances {
+                for gone in state.instances where instances[gone] == nil { state = Self.removing(gone, from: state, at: now) }
+                try await commit([.putStack(state)])
+            }
             stacks[name] = state
             events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(state)))
         }
@@ -98,18 +104,15 @@ extension Engine {
         stacks.values.filter { $0.instances.contains(id) }.map(\.name)
     }
 
-    /// Takes a removed instance out of every stack (after its removal is stored).
-    func dropFromStacks(_ id: InstanceID) async {
-        for name in stacks(containing: id) {
-            try? await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> Void in
-                guard var state = stacks[name] else { return }
-                state.instances.removeAll { $0 == id }
-                if state.top == id { state.top = state.home }
-                if state.userChoice == id { state.userChoice = nil }
-                try await commit([.putStack(state)])
-                stacks[name] = state
-            }
-            dirtyStacks.insert(name)
+    /// A stack without `id`. When it was the top, the next evaluation picks an eligible one.
+    static func removing(_ id: InstanceID, from state: StackState, at now: Date) -> StackState {
+        var state = state
+        state.instances.removeAll { $0 == id }
+        if state.userChoice == id { state.userChoice = nil }
+        if state.top == id {
+            state.top = nil
+            state.topSince = now
         }
+        return state
     }
 }

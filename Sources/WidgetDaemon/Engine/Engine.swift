@@ -112,7 +112,9 @@ public actor Engine {
             }
         }
         normalizeConfigurations()
-        for stack in state.stacks {
+        for var stack in state.stacks {
+            // A member whose instance is gone (removed before the stack was rewritten) goes.
+            for gone in stack.instances where instances[gone] == nil { stack = Self.removing(gone, from: stack, at: now) }
             stacks[stack.name] = stack
             dirtyStacks.insert(stack.name)
         }

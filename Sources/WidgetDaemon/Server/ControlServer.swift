@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 import WidgetProtocol
 
 /// The control socket: newline-delimited JSON-RPC on a unix stream socket, many clients at
@@ -79,10 +80,14 @@ public final class ControlServer: Service {
         do {
             try await connection.executeThenClose { inbound, outbound in
                 let (lines, out) = AsyncStream<Data>.makeStream()
+                // Events waiting for this connection's writer; beyond the limit new ones are
+                // dropped (answers never are), so a host that stops reading cannot grow memory.
+                let pendingEvents = PendingCount()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await line in lines {
-                            var buffer = ByteBuffer(bytes: line)
+                            if line.first == 0 { pendingEvents.count.withLock { $0 -= 1 } }
+                            var buffer = ByteBuffer(bytes: line.first == 0 ? line.dropFirst() : line[...])
                             buffer.writeInteger(UInt8(ascii: "\n"))
                             try await outbound.write(buffer)
                         }
@@ -101,7 +106,15 @@ public final class ControlServer: Service {
                             if let (id, events) = router.subscription(for: line) {
                                 subscriptions.append(id)
                                 group.addTask {
-                                    for await event in events { out.yield(event) }
+                                    for await event in events {
+                                        let admitted = pendingEvents.count.withLock { count -> Bool in
+                                            guard count < EventHub.buffer else { return false }
+                                            count += 1
+                                            return true
+                                        }
+                                        // A leading NUL marks an event line for the writer's count.
+                                        if admitted { out.yield(Data([0]) + event) }
+                                    }
                                 }
                             }
                         case .tooLong:
@@ -121,4 +134,9 @@ public final class ControlServer: Service {
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
+}
+
+/// Events queued for one connection's writer.
+private final class PendingCount: Sendable {
+    let count = Mutex(0)
 }
