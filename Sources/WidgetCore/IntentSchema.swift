@@ -58,7 +58,9 @@ public enum ParameterType: String, Sendable, Hashable, Codable, CaseIterable {
     case string, integer, decimal, boolean, date, `enum`, entity
 }
 
-public struct EnumCase: Sendable, Hashable, Codable {
+/// One choice of a parameter: an enum case in the schema, or an entity option a provider
+/// offers. Both are an id stored in the configuration and a name shown to people.
+public struct IntentChoice: Sendable, Hashable, Codable {
     public var id: String
     public var display: String
 
@@ -67,6 +69,8 @@ public struct EnumCase: Sendable, Hashable, Codable {
         self.display = display
     }
 }
+
+public typealias EnumCase = IntentChoice
 
 public struct ShowIf: Sendable, Hashable, Codable {
     public var parameter: String
@@ -79,12 +83,4 @@ public struct ShowIf: Sendable, Hashable, Codable {
 }
 
 /// One choice for an `entity` parameter, as a provider's `options` verb offers it.
-public struct EntityOption: Sendable, Hashable, Codable {
-    public var id: String
-    public var display: String
-
-    public init(id: String, display: String) {
-        self.id = id
-        self.display = display
-    }
-}
+public typealias EntityOption = IntentChoice

@@ -27,9 +27,9 @@ extension Integration {
             try fixture.counterWidget()
             try fixture.start()
             _ = try fixture.add("test.counter")
-            // Wait for the first load; its atEnd policy makes the next reload 08:02.
+            // Wait for the first load: the next thing due is its second entry, at 08:01.
             #expect(fixture.ctl("clock", "advance", "0s").status == 0)
-            let expected = "STATUS=1 instances, 1 kinds, next reload 2026-01-05T08:02:00Z, virtual clock at 2026-01-05T08:00:00Z"
+            let expected = "STATUS=1 instances, 1 kinds, next wake-up 2026-01-05T08:01:00Z, virtual clock at 2026-01-05T08:00:00Z"
             #expect(fixture.notify?.wait(for: expected, timeout: 10) != nil)
         }
 

@@ -39,18 +39,12 @@ extension Engine {
         doorbell.ring()
     }
 
-    public var currentSettings: DaemonSettings { settings }
-
     /// Graceful stop: no new launches; running providers are killed and their outcome applied,
     /// so every write that was started finishes.
     public func shutdown() async {
         stopping = true
         await runner.terminateAll()
         await drainRunning()
-    }
-
-    func waitForDoorbell(upTo timeout: Duration) async {
-        await doorbell.wait(upTo: timeout)
     }
 
     nonisolated var bell: Doorbell { doorbell }

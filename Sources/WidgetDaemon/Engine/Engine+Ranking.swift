@@ -5,13 +5,21 @@ import WidgetProtocol
 import WidgetStore
 
 extension Engine {
-    /// The stack's candidates ranked at `now`, in stack order.
-    func rankedCandidates(_ state: StackState, at now: Date) -> [RankedCandidate] {
-        let inputs = state.instances.compactMap { id -> RankingInput? in
+    /// What ranking needs of each instance of the stack, in stack order.
+    func rankingInputs(_ state: StackState) -> [RankingInput] {
+        state.instances.compactMap { id -> RankingInput? in
             guard let instance = instances[id] else { return nil }
             return RankingInput(instance: id, history: relevance[id] ?? RelevanceHistory(), matchedDonations: matchedDonations(instance))
         }
-        return StackRanking.rank(inputs, at: now, settings: rotationSettings, affinity: affinityModel, calendar: calendar)
+    }
+
+    /// The stack's candidates ranked at `now`, in stack order.
+    func rankedCandidates(_ state: StackState, at now: Date) -> [RankedCandidate] {
+        rank(rankingInputs(state), at: now)
+    }
+
+    private func rank(_ inputs: [RankingInput], at now: Date) -> [RankedCandidate] {
+        StackRanking.rank(inputs, at: now, settings: rotationSettings, affinity: affinityModel, calendar: calendar)
     }
 
     func matchedDonations(_ instance: WidgetInstance) -> [Donation] {
@@ -33,15 +41,13 @@ extension Engine {
         try? await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> Void in
             guard var state = stacks[name] else { return }
             let now = self.now
-            let candidates = rankedCandidates(state, at: now)
+            let inputs = rankingInputs(state)
             let before = state
-            let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: rotationSettings)
+            let (decision, recheck) = StackRotation.evaluate(&state, candidates: rank(inputs, at: now), at: now, settings: rotationSettings)
             var times: [Date?] = [recheck]
-            for id in state.instances {
-                times.append(relevance[id]?.nextChange(after: now))
-                if let instance = instances[id], !matchedDonations(instance).isEmpty {
-                    times.append(affinityModel.nextChange(after: now))
-                }
+            for input in inputs {
+                times.append(input.history.nextChange(after: now))
+                if !input.matchedDonations.isEmpty { times.append(affinityModel.nextChange(after: now)) }
             }
             stackRecheck[name] = times.compactMap { $0 }.filter { $0 > now }.min()
             guard state != before || decision != nil else { return }

@@ -15,11 +15,14 @@ extension Engine {
         return VisibleResult(visible: visibleNow.sorted())
     }
 
-    /// `stack show` implies the host shows the stack's top.
+    /// `stack show` implies the host shows the stack's top. A host may poll `stack show`, so
+    /// the date is stored at most once a minute per instance.
     func noteShown(_ id: InstanceID?) {
         guard let id, instances[id] != nil else { return }
         let now = self.now
+        let previous = lastVisible[id]
         lastVisible[id] = now
+        if let previous, abs(now.timeIntervalSince(previous)) < 60 { return }
         let store = self.store
         // Derived and advisory: stored in the background, a lost write only ages the date.
         Task { try? await store.apply([.putVisibility(id, lastVisible: now)]) }

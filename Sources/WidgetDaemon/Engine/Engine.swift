@@ -173,12 +173,13 @@ public actor Engine {
         }
     }
 
-    /// A one-line summary for systemd's STATUS=.
+    /// A one-line summary for systemd's STATUS=. Built on every scheduler tick, so it reads
+    /// the schedule's heap top rather than listing what is pending.
     public func statusLine() -> String {
         var line = "\(instances.count) instances, \(catalog.descriptors.count) kinds"
         if !stacks.isEmpty { line += ", \(stacks.count) stacks" }
-        if let next = scheduler.pendingReloads().first {
-            line += ", next reload \(ISO8601.string(from: next.due))"
+        if let next = nextWake() {
+            line += ", next wake-up \(ISO8601.string(from: next))"
         }
         if let virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
         return line

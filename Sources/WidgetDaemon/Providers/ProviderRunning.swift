@@ -40,12 +40,16 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
     public var description: String {
         switch self {
         case .spawnFailed(let reason): "could not start: \(reason)"
-        case .timedOut(let seconds): "timed out after \(DurationText.formatSeconds(seconds)) and was killed"
+        case .timedOut(let seconds): "timed out after \(Self.seconds(seconds)) and was killed"
         case .exited(let code, let stderr): "exited with status \(code)" + Self.tail(stderr)
         case .signaled(let signal, let stderr): "killed by signal \(signal)" + Self.tail(stderr)
         case .answerTooLarge(let limit): "answer longer than \(limit) bytes"
         case .invalidAnswer(let reason): "invalid answer: \(reason)"
         }
+    }
+
+    private static func seconds(_ seconds: TimeInterval) -> String {
+        seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 
     private static func tail(_ stderr: String) -> String {
@@ -56,8 +60,4 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
     }
 }
 
-enum DurationText {
-    static func formatSeconds(_ seconds: TimeInterval) -> String {
-        seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
-    }
-}
+

@@ -102,8 +102,9 @@ public final class ControlServer: Service {
                         case .line(let buffer):
                             guard buffer.readableBytesView.contains(where: { !Self.isSpace($0) }) else { continue }
                             let line = Data(buffer.readableBytesView)
-                            if let answer = await router.handle(line) { out.yield(answer) }
-                            if let (id, events) = router.subscription(for: line) {
+                            let reply = await router.process(line)
+                            if let answer = reply.answer { out.yield(answer) }
+                            if let (id, events) = reply.subscription {
                                 subscriptions.append(id)
                                 group.addTask {
                                     for await event in events {

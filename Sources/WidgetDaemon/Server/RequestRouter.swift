@@ -14,14 +14,33 @@ public struct RequestRouter: Sendable {
         self.logger = logger
     }
 
-    /// The answer line (without its newline), or nil for a notification.
+    /// What one request line produces: the answer (nil for a notification) and, for
+    /// `subscribe`, the event stream the connection forwards from then on.
+    public struct Reply: Sendable {
+        public var answer: Data?
+        public var subscription: (id: UInt64, events: AsyncStream<Data>)?
+    }
+
+    /// The answer line (without its newline), or nil for a notification. Without a connection
+    /// to forward events to, a subscription is ended at once.
     public func handle(_ line: Data) async -> Data? {
+        let reply = await process(line)
+        if let subscription = reply.subscription { unsubscribe(subscription.id) }
+        return reply.answer
+    }
+
+    /// Decodes the line once and answers it.
+    public func process(_ line: Data) async -> Reply {
         let request: IncomingRequest
         switch RequestDecoder.decode(line) {
         case .failure(let failure):
-            return Self.encode(RPCFailure(id: failure.id, error: failure.error))
+            return Reply(answer: Self.encode(RPCFailure(id: failure.id, error: failure.error)))
         case .success(let decoded):
             request = decoded
+        }
+        if request.method == RPCMethod.subscribe.rawValue {
+            let answer = Self.reply(request.id, ["subscribed": true])
+            return Reply(answer: request.isNotification ? nil : answer, subscription: engine.events.subscribe())
         }
         let answer: Data
         do {
@@ -33,7 +52,7 @@ public struct RequestRouter: Sendable {
             answer = Self.encode(RPCFailure(
                 id: request.id, error: RPCError(code: RPCError.Code.internalError, message: "internal error: \(error)")))
         }
-        return request.isNotification ? nil : answer
+        return Reply(answer: request.isNotification ? nil : answer)
     }
 
     private func dispatch(_ request: IncomingRequest) async throws -> Data {
@@ -74,19 +93,11 @@ public struct RequestRouter: Sendable {
         case .explain: return Self.reply(id, try await engine.explain(request.params(StackNameParams.self)))
         case .visible: return Self.reply(id, try await engine.reportVisible(request.params(VisibleParams.self)))
         case .subscribe:
-            // The subscription itself is set up by the connection (`subscription(for:)`).
+            // Answered by `process`, which also opens the event stream.
             return Self.reply(id, ["subscribed": true])
         case .invalidateConfigurationRecommendations:
             return Self.reply(id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self)))
         }
-    }
-
-    /// For a `subscribe` request, the event stream the connection should forward.
-    public func subscription(for line: Data) -> (id: UInt64, events: AsyncStream<Data>)? {
-        guard case .success(let request) = RequestDecoder.decode(line), request.method == RPCMethod.subscribe.rawValue else {
-            return nil
-        }
-        return engine.events.subscribe()
     }
 
     public func unsubscribe(_ id: UInt64) {
