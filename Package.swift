@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
+        // For Benchmarks/, which measures the core and seeds large state databases directly.
+        .library(name: "WidgetCore", targets: ["WidgetCore"]),
+        .library(name: "WidgetStore", targets: ["WidgetStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),

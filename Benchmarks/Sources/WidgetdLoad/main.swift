@@ -1,0 +1,1 @@
+print("widgetd-load")
