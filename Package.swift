@@ -78,7 +78,10 @@ let package = Package(
         .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol"], swiftSettings: strict),
-        .testTarget(name: "WidgetStoreTests", dependencies: ["WidgetStore", "WidgetCore"], swiftSettings: strict),
+        .testTarget(
+            name: "WidgetStoreTests",
+            dependencies: ["WidgetStore", "WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .testTarget(
             name: "WidgetDaemonTests",
             dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol"],

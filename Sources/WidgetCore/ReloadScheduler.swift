@@ -96,6 +96,11 @@ public struct ReloadScheduler: Sendable {
         return (old.reason, old.wanted)
     }
 
+    /// The request waiting for a launch, if any (a launch takes it when it starts).
+    public func pendingRequest(_ id: InstanceID) -> (reason: ReloadReason, wanted: Date)? {
+        slots[id]?.request.map { ($0.reason, $0.wanted) }
+    }
+
     /// The next date the shown entry changes (nil: none).
     public mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) {
         guard var slot = slots[id] else { return }

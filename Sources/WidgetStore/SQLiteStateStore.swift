@@ -6,7 +6,8 @@ import WidgetCore
 /// request survives a crash or power loss, schema evolved by migrations.
 public final class SQLiteStateStore: StateStore {
     public let path: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
+    private let commits: GroupCommit<[(String, StatementArguments)]>
 
     /// Opens (creating if needed) `state.sqlite` in `directory`.
     public init(directory: String) throws {
@@ -31,6 +32,34 @@ public final class SQLiteStateStore: StateStore {
             try Self.migrator.migrate(pool)
         } catch {
             throw StoreError("cannot open state database \(path): \(error)")
+        }
+        commits = GroupCommit(writer: { [pool] group in try Self.write(group, to: pool) })
+    }
+
+    /// One transaction for a group of `apply` calls, each inside its own savepoint: a call
+    /// whose statements fail is rolled back alone and gets its error; the others commit.
+    static func write(_ group: [[(String, StatementArguments)]], to pool: DatabasePool) throws -> [Result<Void, any Error>] {
+        try pool.writeWithoutTransaction { db in
+            var outcomes: [Result<Void, any Error>] = []
+            outcomes.reserveCapacity(group.count)
+            try db.inTransaction(.immediate) {
+                for statements in group {
+                    try db.execute(sql: "SAVEPOINT change")
+                    do {
+                        for (sql, arguments) in statements {
+                            try db.execute(sql: sql, arguments: arguments)
+                        }
+                        try db.execute(sql: "RELEASE change")
+                        outcomes.append(.success(()))
+                    } catch {
+                        try db.execute(sql: "ROLLBACK TO change")
+                        try db.execute(sql: "RELEASE change")
+                        outcomes.append(.failure(error))
+                    }
+                }
+                return .commit
+            }
+            return outcomes
         }
     }
 
@@ -176,11 +205,7 @@ public final class SQLiteStateStore: StateStore {
         guard !changes.isEmpty else { return }
         // Encode outside the transaction: a value that cannot be encoded aborts before any write.
         let statements = try changes.map(Self.statement(for:))
-        try await pool.write { db in
-            for (sql, arguments) in statements {
-                try db.execute(sql: sql, arguments: arguments)
-            }
-        }
+        try await commits.submit(statements)
     }
 
     private static func json<T: Encodable>(_ value: T) throws -> String {

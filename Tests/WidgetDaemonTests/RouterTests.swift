@@ -59,3 +59,35 @@ import WidgetCore
         #expect(negative.errorCode == -32602)
     }
 }
+
+/// Reload requests that merge into one already stored and waiting write nothing; one that
+/// changes what is waiting, or arrives after a launch took the request, is stored again.
+@Suite struct ReloadRequestWriteTests {
+    func putRequests(_ harness: Harness) async -> [(String, ReloadReason)] {
+        await harness.store.applied.joined().compactMap { change in
+            if case .putRequest(let id, let reason, _, _) = change { return (id, reason) }
+            return nil
+        }
+    }
+
+    @Test func repeatedRequestsAreStoredOnce() async throws {
+        let harness = try Harness()
+        let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        let id = try #require((added.result as? [String: Any])?["id"] as? String)
+        _ = await harness.call("clock.advance", #"{"seconds":0}"#)  // the initial load
+        #expect(await putRequests(harness).map(\.1) == [.initial])
+
+        for _ in 0..<5 { _ = await harness.call("reloadTimelines", #"{"kinds":["k.clock"]}"#) }
+        #expect(await putRequests(harness).map(\.1) == [.initial, .requested])
+        // A user-initiated request is exempt from the budget: it changes what waits, so it is stored.
+        _ = await harness.call("reloadTimelines", #"{"kinds":["k.clock"],"userInitiated":true}"#)
+        #expect(await putRequests(harness).map(\.1) == [.initial, .requested, .userInitiated])
+        _ = await harness.call("reloadTimelines", #"{"kinds":["k.clock"],"userInitiated":true}"#)
+        #expect(await putRequests(harness).count == 3)
+
+        // The launch consumes the stored request; the next request is stored anew.
+        _ = await harness.call("clock.advance", #"{"seconds":1}"#)
+        _ = await harness.call("reloadTimelines", #"{"kinds":["k.clock"]}"#)
+        #expect(await putRequests(harness).map(\.0) == [id, id, id, id])
+    }
+}

@@ -19,7 +19,7 @@ extension Engine {
         }
         try await commit(changes)
         instances[instance.id] = instance
-        if descriptor.provider != nil { requestSequence[instance.id] = sequence }
+        if descriptor.provider != nil { storedRequests[instance.id] = StoredRequest(reason: .initial, wanted: now, sequence: sequence) }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
         if descriptor.provider != nil {
             scheduler.request(instance.id, reason: .initial, at: now)
@@ -42,7 +42,7 @@ extension Engine {
         let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
         try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
         instances[params.id] = nil
-        requestSequence[params.id] = nil
+        storedRequests[params.id] = nil
         relevance[params.id] = nil
         visibleNow.remove(params.id)
         lastVisible[params.id] = nil
@@ -90,7 +90,7 @@ extension Engine {
         if reload { changes.append(.putRequest(instance.id, reason: .configuration, wanted: now, sequence: sequence)) }
         try await commit(changes)
         instances[instance.id] = instance
-        if reload { requestSequence[instance.id] = sequence }
+        if reload { storedRequests[instance.id] = StoredRequest(reason: .configuration, wanted: now, sequence: sequence) }
         // Donations match on the configuration: the ranking may change.
         dirtyStacks.formUnion(stacks(containing: instance.id))
         if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
@@ -139,14 +139,30 @@ extension Engine {
         let now = self.now
         let reason: ReloadReason = userInitiated ? .userInitiated : .requested
         let ids = targets.filter { hasProvider($0.kind) }.map(\.id).sorted()
-        // Persist what the scheduler will keep, so a restart reloads the same way.
-        let kept = ids.map { ($0, scheduler.mergedRequest($0, reason: reason, at: now), nextRequestSequence()) }
-        try await commit(kept.map { .putRequest($0.0, reason: $0.1.reason, wanted: $0.1.wanted, sequence: $0.2) })
-        for (id, _, sequence) in kept where instances[id] != nil {
-            scheduler.request(id, reason: reason, at: now)
-            requestSequence[id] = sequence
+        // Persist what the scheduler will keep, so a restart reloads the same way. A request
+        // that merges into one already stored and still waiting changes nothing durable, so
+        // it needs no write: repeated reloads of a kind cost no fsync until the launch.
+        var kept: [StoredRequest] = []
+        var keptIDs: [InstanceID] = []
+        for id in ids {
+            let merged = scheduler.mergedRequest(id, reason: reason, at: now)
+            if let stored = storedRequests[id], let pending = scheduler.pendingRequest(id),
+                pending == merged, stored.reason == merged.reason, stored.wanted == merged.wanted
+            {
+                continue
+            }
+            kept.append(StoredRequest(reason: merged.reason, wanted: merged.wanted, sequence: nextRequestSequence()))
+            keptIDs.append(id)
         }
-        logger.info("reload requested", metadata: ["instances": "\(ids.count)", "reason": "\(reason.rawValue)"])
+        try await commit(zip(keptIDs, kept).map { .putRequest($0, reason: $1.reason, wanted: $1.wanted, sequence: $1.sequence) })
+        for (id, stored) in zip(keptIDs, kept) where instances[id] != nil {
+            scheduler.request(id, reason: reason, at: now)
+            storedRequests[id] = stored
+        }
+        // Logged when it changed the schedule; one merged into a waiting request is only traced.
+        logger.log(
+            level: keptIDs.isEmpty ? .debug : .info, "reload requested",
+            metadata: ["instances": "\(ids.count)", "new": "\(keptIDs.count)", "reason": "\(reason.rawValue)"])
         doorbell.ring()
         return ReloadResult(instances: ids)
     }

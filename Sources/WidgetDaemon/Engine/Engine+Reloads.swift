@@ -103,7 +103,7 @@ extension Engine {
         let runner = self.runner
         // The persisted requests this launch carries out; newer ones made while it runs stay.
         let consumed = Dictionary(uniqueKeysWithValues: members.compactMap { member in
-            requestSequence[member.id].map { (member.id, $0) }
+            storedRequests[member.id].map { (member.id, $0.sequence) }
         })
         running[token] = Task {
             let outcome: Result<[Result<Timeline, ProviderFailure>], ProviderFailure>
@@ -171,7 +171,7 @@ extension Engine {
             guard let current = instances[member.id] else { continue }
             switch result {
             case .timeline(let timeline):
-                if let sequence = consumed[member.id], requestSequence[member.id] == sequence { requestSequence[member.id] = nil }
+                if let sequence = consumed[member.id], storedRequests[member.id]?.sequence == sequence { storedRequests[member.id] = nil }
                 lastErrors[member.id] = nil
                 install(
                     timeline, for: current, receivedAt: receivedAt, fromProvider: true,

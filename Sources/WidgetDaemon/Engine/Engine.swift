@@ -27,8 +27,8 @@ public actor Engine {
     var optionsGeneration = 0
     /// Instances with a request changing them in progress, and who waits for each.
     var instanceLocks: [InstanceID: [CheckedContinuation<Void, Never>]] = [:]
-    /// The sequence of each instance's persisted reload request, and the last one given out.
-    var requestSequence: [InstanceID: Int64] = [:]
+    /// Each instance's persisted reload request (with its sequence), and the last sequence given out.
+    var storedRequests: [InstanceID: StoredRequest] = [:]
     var lastRequestSequence: Int64 = 0
     // Smart Stacks.
     var stacks: [String: StackState] = [:]
@@ -104,7 +104,7 @@ public actor Engine {
             if hasProvider(instance.kind) {
                 if let request = state.requests[instance.id] {
                     scheduler.request(instance.id, reason: request.reason, at: request.wanted)
-                    requestSequence[instance.id] = request.sequence
+                    storedRequests[instance.id] = request
                     lastRequestSequence = max(lastRequestSequence, request.sequence)
                 } else if state.timelines[instance.id] == nil {
                     scheduler.request(instance.id, reason: .initial, at: now)
