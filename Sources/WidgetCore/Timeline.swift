@@ -26,22 +26,55 @@ public struct EntryRelevance: Codable, Sendable, Hashable {
 }
 
 /// One entry of a timeline: the content a host shows from `date` on.
-public struct TimelineEntry: Codable, Sendable, Hashable {
+///
+/// Content is opaque to the daemon, so it is held as its compact JSON text (sorted keys)
+/// rather than a decoded tree: a million instances of five entries each would otherwise
+/// spend more memory on dictionaries and enum boxes than on the content itself. `content`
+/// decodes on demand, for answers and events.
+public struct TimelineEntry: Sendable, Hashable {
     public var date: Date
-    public var content: JSONValue
+    public var contentJSON: String
     public var relevance: EntryRelevance?
 
     public init(date: Date, content: JSONValue, relevance: EntryRelevance? = nil) {
         self.date = date
-        self.content = content
+        self.contentJSON = Self.text(of: content)
         self.relevance = relevance
     }
 
+    /// From text already known to be compact JSON (the store's own rows).
+    public init(date: Date, contentJSON: String, relevance: EntryRelevance? = nil) {
+        self.date = date
+        self.contentJSON = contentJSON
+        self.relevance = relevance
+    }
+
+    public var content: JSONValue {
+        get { (try? WidgetJSON.decoder.decode(JSONValue.self, from: Data(contentJSON.utf8))) ?? .null }
+        set { contentJSON = Self.text(of: newValue) }
+    }
+
+    private static func text(of content: JSONValue) -> String {
+        (try? String(decoding: WidgetJSON.encoder.encode(content), as: UTF8.self)) ?? "null"
+    }
+}
+
+extension TimelineEntry: Codable {
+    private enum CodingKeys: String, CodingKey { case date, content, relevance }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        date = try container.decode(Date.self, forKey: .date)
-        content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
-        relevance = try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance)
+        let content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
+        self.init(
+            date: try container.decode(Date.self, forKey: .date), content: content,
+            relevance: try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(content, forKey: .content)
+        try container.encodeIfPresent(relevance, forKey: .relevance)
     }
 }
 
@@ -98,6 +131,8 @@ public struct Timeline: Sendable, Hashable {
     }
 
     private static func normalised(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        // Already strictly increasing (the store's rows, most providers): nothing to do.
+        if zip(entries, entries.dropFirst()).allSatisfy({ $0.date < $1.date }) { return entries }
         let sorted = entries.enumerated().sorted { lhs, rhs in
             lhs.element.date != rhs.element.date ? lhs.element.date < rhs.element.date : lhs.offset < rhs.offset
         }

@@ -47,7 +47,7 @@ public final class SQLiteStateStore: StateStore {
                     try db.execute(sql: "SAVEPOINT change")
                     do {
                         for (sql, arguments) in statements {
-                            try db.execute(sql: sql, arguments: arguments)
+                            try db.cachedStatement(sql: sql).execute(arguments: arguments)
                         }
                         try db.execute(sql: "RELEASE change")
                         outcomes.append(.success(()))
@@ -126,29 +126,127 @@ public final class SQLiteStateStore: StateStore {
                 table.column("lastVisible", .double).notNull()
             }
         }
+        migrator.registerMigration("v5-entry-rows") { db in
+            // Timelines as rows, not JSON documents: a restart reads them without a JSON parser
+            // and keeps each entry's content as its text (see TimelineEntry).
+            try db.rename(table: "timeline", to: "timeline_v1")
+            try db.create(table: "timeline") { table in
+                table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
+                table.column("policy", .text).notNull()
+                table.column("policyDate", .double)
+                table.column("receivedAt", .double).notNull()
+            }
+            try db.execute(sql: """
+                CREATE TABLE entry (
+                    instance TEXT NOT NULL REFERENCES instance(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    date DOUBLE NOT NULL,
+                    content TEXT NOT NULL,
+                    score DOUBLE,
+                    duration DOUBLE,
+                    PRIMARY KEY (instance, position)
+                ) WITHOUT ROWID
+                """)
+            for row in try Row.fetchAll(db, sql: "SELECT instance, json, receivedAt FROM timeline_v1") {
+                let text: String = row["json"]
+                let timeline = try WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8))
+                for (sql, arguments) in timelineStatements(row["instance"], timeline, receivedAt: row["receivedAt"]) {
+                    try db.execute(sql: sql, arguments: arguments)
+                }
+            }
+            try db.drop(table: "timeline_v1")
+        }
         return migrator
+    }
+
+    /// A timeline as its head row and entry rows, replacing whatever the instance had.
+    static func timelineStatements(_ id: InstanceID, _ timeline: Timeline, receivedAt: Double) -> [(String, StatementArguments)] {
+        let (policy, policyDate): (String, Double?) = switch timeline.policy {
+        case .atEnd: ("atEnd", nil)
+        case .never: ("never", nil)
+        case .after(let date): ("after", date.timeIntervalSince1970)
+        }
+        // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
+        var statements: [(String, StatementArguments)] = [
+            (
+                """
+                INSERT OR REPLACE INTO timeline (instance, policy, policyDate, receivedAt)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                """,
+                [id, policy, policyDate, receivedAt, id]
+            ),
+            ("DELETE FROM entry WHERE instance = ?", [id]),
+        ]
+        for (position, entry) in timeline.entries.enumerated() {
+            statements.append((
+                """
+                INSERT INTO entry (instance, position, date, content, score, duration)
+                SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                """,
+                [
+                    id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score,
+                    entry.relevance?.duration, id,
+                ]
+            ))
+        }
+        return statements
     }
 
     public func load() async throws -> PersistedState {
         try await pool.read { db in
             var state = PersistedState()
-            for row in try Row.fetchAll(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id") {
-                let id: String = row["id"]
-                let familyName: String = row["family"]
+            // Cursors and column indexes, not row dictionaries: a restart may read millions of rows.
+            // Kind names repeat across instances; one copy of each is kept.
+            var kinds: [String: String] = [:]
+            let instanceRows = try Row.fetchCursor(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id")
+            while let row = try instanceRows.next() {
+                let id: String = row[0]
+                let familyName: String = row[2]
                 guard let family = WidgetFamily(rawValue: familyName) else {
                     throw StoreError("instance \(id) has unknown family '\(familyName)' in \(self.path)")
                 }
-                let configurationText: String = row["configuration"]
-                let configuration = try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
+                let configurationText: String = row[3]
+                let configuration = configurationText == "{}"
+                    ? [:] : try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
+                let kindName: String = row[1]
+                let kind = kinds[kindName] ?? kindName
+                kinds[kindName] = kind
                 state.instances.append(WidgetInstance(
-                    id: id, kind: row["kind"], family: family, configuration: configuration,
-                    created: Date(timeIntervalSince1970: row["created"])))
+                    id: id, kind: kind, family: family, configuration: configuration,
+                    created: Date(timeIntervalSince1970: row[4])))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, json, receivedAt FROM timeline") {
-                let text: String = row["json"]
-                let timeline = try WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8))
-                state.timelines[row["instance"]] = StoredTimeline(
-                    timeline: timeline, receivedAt: Date(timeIntervalSince1970: row["receivedAt"]))
+            var entries: [InstanceID: [TimelineEntry]] = [:]
+            var current: (id: InstanceID, entries: [TimelineEntry])?
+            let entryRows = try Row.fetchCursor(
+                db, sql: "SELECT instance, date, content, score, duration FROM entry ORDER BY instance, position")
+            while let row = try entryRows.next() {
+                let id: String = row[0]
+                let score: Double? = row[3]
+                let entry = TimelineEntry(
+                    date: Date(timeIntervalSince1970: row[1]), contentJSON: row[2],
+                    relevance: score.map { EntryRelevance(score: $0, duration: row[4] ?? 0) })
+                if current?.id == id {
+                    current!.entries.append(entry)
+                } else {
+                    if let current { entries[current.id] = current.entries }
+                    current = (id, [entry])
+                }
+            }
+            if let current { entries[current.id] = current.entries }
+            let timelineRows = try Row.fetchCursor(db, sql: "SELECT instance, policy, policyDate, receivedAt FROM timeline")
+            while let row = try timelineRows.next() {
+                let id: String = row[0]
+                let policyName: String = row[1]
+                let policy: ReloadPolicy
+                switch (policyName, row[2] as Double?) {
+                case ("atEnd", _): policy = .atEnd
+                case ("never", _): policy = .never
+                case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
+                default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(self.path)")
+                }
+                state.timelines[id] = StoredTimeline(
+                    timeline: Timeline(entries: entries.removeValue(forKey: id) ?? [], policy: policy),
+                    receivedAt: Date(timeIntervalSince1970: row[3]))
             }
             for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
                 state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
@@ -204,7 +302,7 @@ public final class SQLiteStateStore: StateStore {
     public func apply(_ changes: [StoreChange]) async throws {
         guard !changes.isEmpty else { return }
         // Encode outside the transaction: a value that cannot be encoded aborts before any write.
-        let statements = try changes.map(Self.statement(for:))
+        let statements = try changes.flatMap(Self.statements(for:))
         try await commits.submit(statements)
     }
 
@@ -212,86 +310,79 @@ public final class SQLiteStateStore: StateStore {
         String(decoding: try WidgetJSON.encoder.encode(value), as: UTF8.self)
     }
 
-    private static func statement(for change: StoreChange) throws -> (String, StatementArguments) {
+    /// The statements for one change, in order.
+    private static func statements(for change: StoreChange) throws -> [(String, StatementArguments)] {
         switch change {
         case .putInstance(let instance):
             let configuration = String(decoding: try WidgetJSON.encoder.encode(instance.configuration), as: UTF8.self)
-            return (
+            return [(
                 """
                 INSERT INTO instance (id, kind, family, configuration, created) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
                     configuration = excluded.configuration
                 """,
                 [instance.id, instance.kind, instance.family.rawValue, configuration, instance.created.timeIntervalSince1970]
-            )
+            )]
         case .deleteInstance(let id):
             // Cascades to timeline, reload and request rows.
-            return ("DELETE FROM instance WHERE id = ?", [id])
+            return [("DELETE FROM instance WHERE id = ?", [id])]
         case .putTimeline(let id, let timeline, let receivedAt):
-            let json = String(decoding: try WidgetJSON.encoder.encode(timeline), as: UTF8.self)
-            // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
-            return (
-                """
-                INSERT OR REPLACE INTO timeline (instance, json, receivedAt)
-                SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                [id, json, receivedAt.timeIntervalSince1970, id]
-            )
+            return timelineStatements(id, timeline, receivedAt: receivedAt.timeIntervalSince1970)
         case .recordReload(let id, let date, let reason, let budgeted):
-            return (
+            return [(
                 """
                 INSERT INTO reload (instance, date, reason, budgeted)
                 SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
                 [id, date.timeIntervalSince1970, reason.rawValue, budgeted, id]
-            )
+            )]
         case .pruneReloads(let before):
-            return ("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])
+            return [("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])]
         case .putRequest(let id, let reason, let wanted, let sequence):
-            return (
+            return [(
                 """
                 INSERT OR REPLACE INTO request (instance, reason, wanted, sequence)
                 SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
                 [id, reason.rawValue, wanted.timeIntervalSince1970, sequence, id]
-            )
+            )]
         case .deleteRequest(let id, let sequence):
-            return ("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])
+            return [("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])]
         case .putStack(let stack):
-            return ("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, try json(stack)])
+            return [("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, try json(stack)])]
         case .deleteStack(let name):
-            return ("DELETE FROM stack WHERE name = ?", [name])
+            return [("DELETE FROM stack WHERE name = ?", [name])]
         case .putDonation(let donation):
-            return (
+            return [(
                 "INSERT INTO donation (id, groupId, json, date) VALUES (?, ?, ?, ?)",
                 [donation.id, donation.group, try json(donation), donation.date.timeIntervalSince1970]
-            )
+            )]
         case .deleteDonations(let id, let group):
             switch (id, group) {
-            case (let id?, _): return ("DELETE FROM donation WHERE id = ?", [id])
-            case (nil, let group?): return ("DELETE FROM donation WHERE groupId = ?", [group])
-            case (nil, nil): return ("DELETE FROM donation", [])
+            case (let id?, _): return [("DELETE FROM donation WHERE id = ?", [id])]
+            case (nil, let group?): return [("DELETE FROM donation WHERE groupId = ?", [group])]
+            case (nil, nil): return [("DELETE FROM donation", [])]
             }
         case .appendDecision(let decision):
-            return (
+            return [(
                 "INSERT INTO decision (stack, date, json) VALUES (?, ?, ?)",
                 [decision.stack, decision.date.timeIntervalSince1970, try json(decision)]
-            )
+            )]
         case .pruneDecisions(let keep):
-            return (
+            return [(
                 "DELETE FROM decision WHERE rowid NOT IN (SELECT rowid FROM decision ORDER BY rowid DESC LIMIT ?)",
                 [max(0, keep)]
-            )
+            )]
         case .putVisibility(let id, let lastVisible):
-            return (
+            return [(
                 "INSERT OR REPLACE INTO visibility (instance, lastVisible) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
                 [id, lastVisible.timeIntervalSince1970, id]
-            )
+            )]
         case .putRelevance(let id, let history):
-            return (
+            return [(
                 "INSERT OR REPLACE INTO relevance (instance, json) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
                 [id, try json(history), id]
-            )
+            )]
         }
     }
 }
