@@ -13,8 +13,11 @@ public struct ReloadScheduler: Sendable {
     private var slots: [InstanceID: Slot] = [:]
     private var heap = Heap<Wakeup>()
     private var sequence: UInt64 = 0
-    /// Instances with a pending reload, by provider, to find merge partners without a scan.
-    private var pendingByProvider: [String: Set<InstanceID>] = [:]
+    /// Pending reloads by provider, earliest wanted first, to find merge partners without a
+    /// scan: a launch looks only at those wanted within W. Like the main heap, entries are
+    /// invalidated by generation rather than removed.
+    private var pendingByProvider: [String: Heap<Candidate>] = [:]
+    private var candidateCount = 0
 
     public init(budget: ReloadBudget, coalescingWindow: TimeInterval) {
         self.budget = budget
@@ -36,15 +39,13 @@ public struct ReloadScheduler: Sendable {
     }
 
     public mutating func remove(_ id: InstanceID) {
-        guard let slot = slots.removeValue(forKey: id) else { return }
-        pendingByProvider[slot.providerKey]?.remove(id)
+        guard slots.removeValue(forKey: id) != nil else { return }
         budget.forget(id)
     }
 
     /// After descriptors are reloaded a kind may have a different provider.
     public mutating func updateProvider(_ id: InstanceID, providerKey: String) {
         guard var slot = slots[id], slot.providerKey != providerKey else { return }
-        pendingByProvider[slot.providerKey]?.remove(id)
         slot.providerKey = providerKey
         slots[id] = slot
         reschedule(id)
@@ -193,14 +194,25 @@ public struct ReloadScheduler: Sendable {
         let key = slots[first]!.providerKey
         var members = [ReloadMember(instance: first, reason: pending.reason, wanted: pending.wanted)]
         let horizon = now.addingTimeInterval(coalescingWindow)
-        for other in pendingByProvider[key] ?? [] where other != first {
-            guard let slot = slots[other], !slot.inFlight, let candidate = pendingReload(other, slot) else { continue }
-            // Merge only what is wanted within W and that the budget allows now.
-            guard candidate.wanted <= horizon,
-                budget.effectiveDate(other, wanted: now, reason: candidate.reason) <= now
+        // Merge what is wanted within W and that the budget allows now. Those the budget holds
+        // back go back in for a later launch.
+        var partners = pendingByProvider.removeValue(forKey: key) ?? Heap()
+        let before = partners.count
+        var heldBack: [Candidate] = []
+        while let top = partners.min, top.wanted <= horizon {
+            _ = partners.popMin()
+            guard top.instance != first, let slot = slots[top.instance], slot.reloadGeneration == top.generation,
+                !slot.inFlight, let candidate = pendingReload(top.instance, slot)
             else { continue }
-            members.append(ReloadMember(instance: other, reason: candidate.reason, wanted: candidate.wanted))
+            guard budget.effectiveDate(top.instance, wanted: now, reason: candidate.reason) <= now else {
+                heldBack.append(top)
+                continue
+            }
+            members.append(ReloadMember(instance: top.instance, reason: candidate.reason, wanted: candidate.wanted))
         }
+        for candidate in heldBack { partners.insert(candidate) }
+        candidateCount -= before - partners.count
+        if !partners.isEmpty { pendingByProvider[key] = partners }
         members.sort { ($0.wanted, $0.instance) < ($1.wanted, $1.instance) }
         for member in members {
             var slot = slots[member.instance]!
@@ -209,7 +221,6 @@ public struct ReloadScheduler: Sendable {
             slot.policyDue = nil
             slot.reloadGeneration = nextSequence()
             slots[member.instance] = slot
-            pendingByProvider[key]?.remove(member.instance)
             if budget.applies(to: member.reason) {
                 budget.record(member.instance, at: now)
             }
@@ -237,14 +248,12 @@ public struct ReloadScheduler: Sendable {
         guard var slot = slots[id] else { return }
         slot.reloadGeneration = nextSequence()
         slots[id] = slot
-        guard let pending = pendingReload(id, slot) else {
-            pendingByProvider[slot.providerKey]?.remove(id)
-            return
-        }
-        if !slot.inFlight {
-            pendingByProvider[slot.providerKey, default: []].insert(id)
-            push(Wakeup(date: pending.effective, order: 1, sequence: nextSequence(), instance: id, generation: slot.reloadGeneration))
-        }
+        guard let pending = pendingReload(id, slot), !slot.inFlight else { return }
+        pendingByProvider[slot.providerKey, default: Heap()].insert(
+            Candidate(wanted: pending.wanted, sequence: nextSequence(), instance: id, generation: slot.reloadGeneration))
+        candidateCount += 1
+        if candidateCount > compactionThreshold { compactCandidates() }
+        push(Wakeup(date: pending.effective, order: 1, sequence: nextSequence(), instance: id, generation: slot.reloadGeneration))
     }
 
     private func isLive(_ wakeup: Wakeup) -> Bool {
@@ -255,11 +264,52 @@ public struct ReloadScheduler: Sendable {
 
     private mutating func push(_ wakeup: Wakeup) {
         heap.insert(wakeup)
+        if heap.count > compactionThreshold {
+            heap = Heap(heap.unordered.filter(isLive))
+        }
     }
+
+    /// Superseded entries stay in the heaps until they surface. An instance rescheduled often
+    /// (a timeline pushed every minute) would pile them up, so past twice the live maximum
+    /// (two wake-ups per instance) the heaps are rebuilt from their live entries: O(n), at most
+    /// once per n pushes.
+    private var compactionThreshold: Int { 4 * slots.count + 1024 }
+
+    private mutating func compactCandidates() {
+        var total = 0
+        for key in Array(pendingByProvider.keys) {
+            let live = pendingByProvider[key]!.unordered.filter { candidate in
+                guard let slot = slots[candidate.instance] else { return false }
+                return slot.reloadGeneration == candidate.generation && !slot.inFlight && slot.providerKey == key
+            }
+            pendingByProvider[key] = live.isEmpty ? nil : Heap(live)
+            total += live.count
+        }
+        candidateCount = total
+    }
+
+    /// The number of entries held in the heaps, live or superseded (for tests of compaction).
+    public var heldEntries: Int { heap.count + candidateCount }
 
     private mutating func nextSequence() -> UInt64 {
         sequence &+= 1
         return sequence
+    }
+
+    /// A possible merge partner: an instance with a reload pending, by the date it wants it.
+    private struct Candidate: Comparable, Sendable {
+        var wanted: Date
+        var sequence: UInt64
+        var instance: InstanceID
+        var generation: UInt64
+
+        static func < (lhs: Candidate, rhs: Candidate) -> Bool {
+            (lhs.wanted, lhs.sequence) < (rhs.wanted, rhs.sequence)
+        }
+
+        static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+            lhs.wanted == rhs.wanted && lhs.sequence == rhs.sequence
+        }
     }
 
     private struct Slot: Sendable {

@@ -52,6 +52,24 @@ struct SchedulerOrderTests {
         #expect(wakeups == Set(due.values).count)
     }
 
+    @Test func supersededWakeupsDoNotPileUp() throws {
+        // One provider, so every reschedule also leaves a merge candidate behind.
+        var scheduler = makeScheduler(window: 60, budget: false)
+        for index in 0..<10 { scheduler.add("i\(index)", kind: "k", providerKey: "p") }
+        // Far-future due dates replaced 100,000 times: nothing surfaces to be dropped lazily.
+        for round in 0..<10_000 {
+            for index in 0..<10 { scheduler.setPolicyDue("i\(index)", t0 + 86_400 + TimeInterval(round)) }
+        }
+        #expect(scheduler.heldEntries <= 2 * (4 * 10 + 1024))
+        // What is live is still all there: the last due dates, merged into one launch.
+        let events = scheduler.popDue(now: t0 + 86_400 + 10_000)
+        let members = events.flatMap { event -> [InstanceID] in
+            if case .reload(let batch) = event { return batch.members.map(\.instance) }
+            return []
+        }
+        #expect(members.sorted() == (0..<10).map { "i\($0)" }.sorted())
+    }
+
     @Test func popDueReturnsEverythingDueInDateOrder() throws {
         var scheduler = makeScheduler(window: 0, budget: false)
         for (id, offset) in [("c", 30.0), ("a", 10), ("b", 20), ("late", 100)] {

@@ -170,7 +170,7 @@ extension Engine {
     /// Puts a timeline in memory and in the schedule (after it is stored).
     func install(_ timeline: Timeline, for instance: WidgetInstance, receivedAt: Date, fromProvider: Bool, history: RelevanceHistory) {
         timelines[instance.id] = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
-        relevance[instance.id] = history
+        relevance[instance.id] = history.samples.isEmpty ? nil : history
         dirtyStacks.formUnion(stacks(containing: instance.id))
         scheduler.setPolicyDue(
             instance.id, policyDue(for: instance.kind, timeline, receivedAt: receivedAt, fromProvider: fromProvider))

@@ -96,7 +96,8 @@ public actor Engine {
                 } else {
                     var history = RelevanceHistory()
                     history.install(stored.timeline, at: stored.receivedAt)
-                    relevance[instance.id] = history
+                    // Most timelines carry no relevance: no entry at all costs nothing per instance.
+                    if !history.samples.isEmpty { relevance[instance.id] = history }
                 }
                 scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
