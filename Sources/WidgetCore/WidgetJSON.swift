@@ -4,7 +4,17 @@ import Foundation
 /// Shared by the daemon, the store, the CLI and the providers' protocol so that a value
 /// encoded anywhere decodes everywhere.
 public enum WidgetJSON {
-    public static var encoder: JSONEncoder {
+    /// Shared: Foundation's encoders and decoders may be used from many threads at once as long
+    /// as nobody changes their options; building one per call cost every request an allocation.
+    public static let encoder: JSONEncoder = makeEncoder()
+    public static let prettyEncoder: JSONEncoder = {
+        let encoder = makeEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        return encoder
+    }()
+    public static let decoder: JSONDecoder = makeDecoder()
+
+    private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -14,13 +24,7 @@ public enum WidgetJSON {
         return encoder
     }
 
-    public static var prettyEncoder: JSONEncoder {
-        let encoder = Self.encoder
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return encoder
-    }
-
-    public static var decoder: JSONDecoder {
+    private static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()

@@ -45,38 +45,79 @@ public struct IncomingRequest: Sendable {
 /// Turns a line into a request, or into the error to answer with (and the id, when readable).
 public enum RequestDecoder {
     public static func decode(_ line: Data) -> Result<IncomingRequest, RequestFailure> {
-        let json: JSONValue
+        let envelope: Envelope
         do {
-            json = try WidgetJSON.decoder.decode(JSONValue.self, from: line)
+            envelope = try WidgetJSON.decoder.decode(Envelope.self, from: line)
         } catch {
             let detail = String(data: line, encoding: .utf8) == nil ? "not UTF-8" : "not valid JSON"
             return .failure(RequestFailure(id: nil, error: .parseError(detail)))
         }
-        guard case .object(let object) = json else {
+        guard envelope.isObject else {
             return .failure(RequestFailure(id: nil, error: .invalidRequest("expected a JSON object")))
         }
-        var id: RPCID?
-        switch object["id"] {
-        case nil, .null?: id = nil
-        case .integer(let number)?: id = .number(number)
-        case .string(let text)?: id = .string(text)
-        default:
+        let id: RPCID?
+        switch envelope.id {
+        case .absent, .null: id = nil
+        case .valid(let value): id = value
+        case .invalid:
             return .failure(RequestFailure(id: nil, error: .invalidRequest("id must be an integer or a string")))
         }
-        guard object["jsonrpc"] == .string("2.0") else {
+        guard envelope.version == "2.0" else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("jsonrpc must be \"2.0\"")))
         }
-        guard case .string(let method)? = object["method"] else {
+        guard let method = envelope.method else {
             return .failure(RequestFailure(id: id, error: .invalidRequest("method must be a string")))
         }
-        let hasID = object["id"] != nil
-        switch object["params"] {
-        case nil, .null?:
+        let hasID = envelope.id != .absent
+        switch envelope.params {
+        case .absentOrNull:
             return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: false))
-        case .object?:
+        case .object:
             return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: true))
-        default:
+        case .other:
             return .failure(RequestFailure(id: id, error: .invalidParams("params must be an object")))
+        }
+    }
+
+    /// The members the envelope checks need, read by type without decoding `params` (the
+    /// handler decodes those once it knows their type) and without throwing for a wrong type:
+    /// every request passes through here.
+    private struct Envelope: Decodable {
+        enum IDField: Equatable { case absent, null, valid(RPCID), invalid }
+        enum ParamsField { case absentOrNull, object, other }
+        private enum Key: String, CodingKey { case jsonrpc, id, method, params }
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        var isObject = false
+        var version: String?
+        var id = IDField.absent
+        var method: String?
+        var params = ParamsField.absentOrNull
+
+        init(from decoder: any Decoder) throws {
+            guard let container = try? decoder.container(keyedBy: Key.self) else { return }
+            isObject = true
+            version = try? container.decode(String.self, forKey: .jsonrpc)
+            method = try? container.decode(String.self, forKey: .method)
+            if container.contains(.id) {
+                if (try? container.decodeNil(forKey: .id)) == true {
+                    id = .null
+                } else if let number = try? container.decode(Int64.self, forKey: .id) {
+                    id = .valid(.number(number))
+                } else if let text = try? container.decode(String.self, forKey: .id) {
+                    id = .valid(.string(text))
+                } else {
+                    id = .invalid
+                }
+            }
+            if container.contains(.params), (try? container.decodeNil(forKey: .params)) != true {
+                params = (try? container.nestedContainer(keyedBy: AnyKey.self, forKey: .params)) != nil ? .object : .other
+            }
         }
     }
 }
