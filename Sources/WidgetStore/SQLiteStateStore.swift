@@ -23,12 +23,13 @@ public final class SQLiteStateStore: StateStore {
         }
         path = directory + "/state.sqlite"
         var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         configuration.busyMode = .timeout(5)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB sets `synchronous = NORMAL` on a pool's writer after `prepareDatabase` runs
+            // (NORMAL does not sync the WAL at commit). Set FULL again on the writer, the
+            // only connection that commits, so an answered change is on disk.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
         } catch {
             throw StoreError("cannot open state database \(path): \(error)")

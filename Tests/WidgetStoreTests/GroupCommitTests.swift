@@ -51,3 +51,18 @@ import WidgetCore
         #expect(names == ["first", "third"])
     }
 }
+
+/// An answered change must be on disk: the connection that commits syncs the WAL at every
+/// commit (GRDB's pool default, NORMAL, would not).
+@Suite struct DurabilitySettingTests {
+    @Test func theWriterSyncsEveryCommit() async throws {
+        var template = Array("/tmp/wds-XXXXXX".utf8CString)
+        let directory = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStateStore(directory: directory)
+        let level = try await store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(level == 2)  // FULL
+        let mode = try await store.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+    }
+}
