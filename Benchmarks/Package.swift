@@ -17,11 +17,16 @@ let package = Package(
         // What every measuring tool shares: figures as JSON lines, child processes, RSS.
         .target(
             name: "BenchSupport",
-            dependencies: [.product(name: "WidgetdClient", package: "widgetd")]),
+            dependencies: [
+                .product(name: "WidgetdClient", package: "widgetd"),
+                .product(name: "WidgetCore", package: "widgetd"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]),
         // In-process figures with ordo-one/benchmark: the scheduler core against a bare heap, rotation.
         .executableTarget(
             name: "CoreBenchmarks",
             dependencies: [
+                "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "WidgetCore", package: "widgetd"),
                 .product(name: "HeapModule", package: "swift-collections"),

@@ -1,0 +1,104 @@
+import ArgumentParser
+import BenchSupport
+import Foundation
+
+/// `widgetd-load report`: the figures file as a markdown report (RESULTS.md).
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the figures as a markdown report (title, machine, table, notes, findings).")
+
+    @Option(help: "The figures file (JSON lines).")
+    var figures: String
+
+    @Option(help: "The markdown file to write.")
+    var output: String
+
+    @Option(help: "A markdown file appended verbatim under \"## Findings\".")
+    var findings: String?
+
+    @Option(help: "Lines \"step: reason\" for steps that produced no figures (listed under \"Not measured\").")
+    var failures: String?
+
+    @Option(help: "The report's title.")
+    var title = "widgetd benchmark results"
+
+    func run() throws {
+        let all = try Figure.load(from: figures)
+        // A re-run appends the same id again: the last one counts, in the place of the first.
+        var order: [String] = []
+        var latest: [String: Figure] = [:]
+        for figure in all {
+            if latest[figure.id] == nil { order.append(figure.id) }
+            latest[figure.id] = figure
+        }
+        let rows = order.compactMap { latest[$0] }
+        let machine = ReportMachine.current()
+        let date = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: "T", with: " ")
+            .replacingOccurrences(of: "Z", with: " UTC")
+
+        var text = "# \(title)\n\n"
+        text += "Date: \(date)\n\n"
+        text += "Machine:\n"
+        text += "- cores: \(machine.cores) (\(machine.cpuModel))\n"
+        text += "- memory: \(String(format: "%.1f", Double(machine.memoryBytes) / 1_073_741_824)) GiB\n"
+        text += "- kernel: \(machine.kernel); \(machine.os)\n"
+        text += "- swift: \(machine.swiftVersion)\n\n"
+        text += "Ratios are widgetd / reference; a target such as `≥ 1.0×` or `≤ 1.5×` applies to the ratio.\n\n"
+
+        text += "| figure | widgetd | reference | ratio | target | met? |\n"
+        text += "|---|---:|---:|---:|---|:---:|\n"
+        for figure in rows {
+            let met: String = switch figure.met {
+            case true?: "yes"
+            case false?: "no"
+            case nil: "—"
+            }
+            let cells = [
+                figure.figure,
+                Figure.format(figure.widgetd, unit: figure.unit),
+                figure.reference.map { Figure.format($0, unit: figure.unit) } ?? "—",
+                figure.ratio.map(Figure.formatRatio) ?? "—",
+                figure.target,
+                met,
+            ]
+            text += "| " + cells.map(Self.cell).joined(separator: " | ") + " |\n"
+        }
+        if rows.isEmpty { text += "| (no figures) | | | | | |\n" }
+
+        if let failures, let lines = try? String(contentsOfFile: failures, encoding: .utf8),
+           lines.contains(where: { !$0.isWhitespace }) {
+            text += "\n## Not measured\n\n"
+            for line in lines.split(separator: "\n") where line.contains(where: { !$0.isWhitespace }) {
+                text += "- \(line)\n"
+            }
+        }
+
+        text += "\n## Notes\n\n"
+        for figure in rows {
+            text += "- **\(figure.figure)** (`\(figure.id)`): \(figure.notes.isEmpty ? "—" : figure.notes)\n"
+        }
+
+        text += "\n## Findings\n\n"
+        if let findings {
+            do {
+                let body = try String(contentsOfFile: findings, encoding: .utf8)
+                text += body.hasSuffix("\n") ? body : body + "\n"
+            } catch {
+                throw ValidationError("--findings \(findings): \(error.localizedDescription)")
+            }
+        } else {
+            text += "_To be written._\n"
+        }
+
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        print("wrote \(output): \(rows.count) figures")
+    }
+
+    /// A table cell: no pipes or newlines.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

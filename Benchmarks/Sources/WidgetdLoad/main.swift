@@ -1,1 +1,0 @@
-print("widgetd-load")
