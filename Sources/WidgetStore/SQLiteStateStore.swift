@@ -216,39 +216,41 @@ public final class SQLiteStateStore: StateStore {
                     id: id, kind: kind, family: family, configuration: configuration,
                     created: Date(timeIntervalSince1970: row[4])))
             }
-            var entries: [InstanceID: [TimelineEntry]] = [:]
-            var current: (id: InstanceID, entries: [TimelineEntry])?
-            let entryRows = try Row.fetchCursor(
-                db, sql: "SELECT instance, date, content, score, duration FROM entry ORDER BY instance, position")
-            while let row = try entryRows.next() {
-                let id: String = row[0]
-                let score: Double? = row[3]
-                let entry = TimelineEntry(
-                    date: Date(timeIntervalSince1970: row[1]), contentJSON: row[2],
-                    relevance: score.map { EntryRelevance(score: $0, duration: row[4] ?? 0) })
-                if current?.id == id {
-                    current!.entries.append(entry)
-                } else {
-                    if let current { entries[current.id] = current.entries }
-                    current = (id, [entry])
-                }
+            // One pass over each head joined with its entries in order: a timeline is complete
+            // when the instance changes, so no entry waits in a side table.
+            var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?
+            func finish() {
+                guard let done = pending else { return }
+                state.timelines[done.id] = StoredTimeline(
+                    timeline: Timeline(entries: done.entries, policy: done.policy), receivedAt: done.receivedAt)
             }
-            if let current { entries[current.id] = current.entries }
-            let timelineRows = try Row.fetchCursor(db, sql: "SELECT instance, policy, policyDate, receivedAt FROM timeline")
+            let timelineRows = try Row.fetchCursor(db, sql: """
+                SELECT t.instance, t.policy, t.policyDate, t.receivedAt, e.date, e.content, e.score, e.duration
+                FROM timeline t LEFT JOIN entry e ON e.instance = t.instance
+                ORDER BY t.instance, e.position
+                """)
             while let row = try timelineRows.next() {
                 let id: String = row[0]
-                let policyName: String = row[1]
-                let policy: ReloadPolicy
-                switch (policyName, row[2] as Double?) {
-                case ("atEnd", _): policy = .atEnd
-                case ("never", _): policy = .never
-                case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
-                default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(self.path)")
+                if pending?.id != id {
+                    finish()
+                    let policyName: String = row[1]
+                    let policy: ReloadPolicy
+                    switch (policyName, row[2] as Double?) {
+                    case ("atEnd", _): policy = .atEnd
+                    case ("never", _): policy = .never
+                    case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
+                    default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(self.path)")
+                    }
+                    pending = (id, policy, Date(timeIntervalSince1970: row[3]), [])
                 }
-                state.timelines[id] = StoredTimeline(
-                    timeline: Timeline(entries: entries.removeValue(forKey: id) ?? [], policy: policy),
-                    receivedAt: Date(timeIntervalSince1970: row[3]))
+                // A timeline without entries joins one row whose entry columns are NULL.
+                guard let date = row[4] as Double? else { continue }
+                let score: Double? = row[6]
+                pending!.entries.append(TimelineEntry(
+                    date: Date(timeIntervalSince1970: date), contentJSON: row[5],
+                    relevance: score.map { EntryRelevance(score: $0, duration: row[7] ?? 0) }))
             }
+            finish()
             for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
                 state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
             }

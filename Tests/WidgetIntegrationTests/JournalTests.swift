@@ -14,8 +14,9 @@ extension Integration {
             let pid = fixture.process!.processIdentifier
             fixture.stop()
 
+            // PIDs are reused and the journal outlives test runs: match this run's instance too.
             let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)"])
-            let added = try #require(entries.first { $0["MESSAGE"] as? String == "instance added" })
+            let added = try #require(entries.first { $0["MESSAGE"] as? String == "instance added" && $0["INSTANCE"] as? String == id })
             #expect(added["INSTANCE"] as? String == id)
             #expect(added["KIND"] as? String == "test.counter")
             #expect(added["FAMILY"] as? String == "systemMedium")
@@ -30,17 +31,19 @@ extension Integration {
             try fixture.start(
                 clock: "2026-01-05T09:00:00Z",
                 arguments: ["--log-target", "journal", "--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
-            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            // PIDs are reused and the journal outlives test runs: a stack name of this run's own.
+            let stack = "home-\(UInt32.random(in: 0...UInt32.max))"
+            #expect(fixture.ctl("stack", "create", stack).status == 0)
             let random = try fixture.add("com.example.random-number")
             let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
-            #expect(fixture.ctl("stack", "add", "home", random, ranger).status == 0)
+            #expect(fixture.ctl("stack", "add", stack, random, ranger).status == 0)
             #expect(fixture.ctl("clock", "advance", "0s").status == 0)
             let pid = fixture.process!.processIdentifier
             fixture.stop()
-            let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)", "REASON=betterCandidate"])
+            let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)", "STACK=\(stack)", "REASON=betterCandidate"])
             let rotated = try #require(entries.first)
             #expect(rotated["MESSAGE"] as? String == "stack rotated")
-            #expect(rotated["STACK"] as? String == "home")
+            #expect(rotated["STACK"] as? String == stack)
             #expect(rotated["FROM"] as? String == random)
             #expect(rotated["TO"] as? String == ranger)
             let candidates = (rotated["CANDIDATES"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [[String: Any]]

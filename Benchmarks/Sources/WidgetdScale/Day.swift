@@ -163,7 +163,7 @@ struct Day: AsyncParsableCommand {
 
         let dayLaunches = launchesAfterDay.launches - launchesAfterWarm.launches
         let dayReloads = launchesAfterDay.instances - launchesAfterWarm.instances
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "scale.day",
             figure: "simulated day: \(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks, virtual clock advanced 24 h",
             widgetd: measured.seconds, reference: nil, unit: "s/simulated day", ratio: nil, target: "report", met: nil,
@@ -173,7 +173,7 @@ struct Day: AsyncParsableCommand {
                 + "with relevance, atEnd); \(options.donations) donations over \(options.topics) topics; budget 70/day, 5 min; "
                 + "set-up over the socket \(fixed(setupSeconds, 1)) s; status: \(statusText); state.sqlite \(megabytes(stateSize))"))
         let growth = Double(rssAfterDay.rss - rssAfterWarm.rss) / Double(rssAfterWarm.rss) * 100
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "scale.day.rss-growth",
             figure: "simulated day: RSS growth over the second day (\(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks)",
             widgetd: growth, reference: nil, unit: "%", ratio: nil, target: "< 5 %", met: growth < 5,

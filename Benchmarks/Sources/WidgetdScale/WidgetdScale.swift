@@ -41,8 +41,9 @@ struct CommonOptions: ParsableArguments {
         return directory
     }
 
-    func emit(_ figure: ScaleFigure) throws {
-        try figure.emit(to: figures.map(absolute))
+    /// Prints the figure and, with `--figures`, appends its line there.
+    func emit(_ figure: Figure) throws {
+        if let path = figures.map(absolute) { try figure.record(to: path) } else { print(figure.humanReadable) }
         print("")
     }
 }
@@ -179,7 +180,7 @@ struct Restart: AsyncParsableCommand {
         let widgetdMedian = median(times)
         let referenceMedian = median(referenceTimes)
         let ratio = widgetdMedian / referenceMedian
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "scale.restart",
             figure: "restart: SIGKILL to READY=1 with \(grouped(info.instances)) instances, \(info.entries) entries each, \(info.contentBytes)-byte contents",
             widgetd: widgetdMedian, reference: referenceMedian, unit: "s", ratio: ratio, target: "≤ 3×", met: ratio <= 3,
@@ -238,7 +239,7 @@ struct Memory: AsyncParsableCommand {
         let contentsPerInstance = Double(info.contentTotalBytes) / instances
         let delta = held.rss - baseline.rss
         let perInstance = (Double(delta) - Double(info.contentTotalBytes)) / instances
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "scale.memory",
             figure: "memory: RSS with \(grouped(info.instances)) such instances held (bytes per instance above contents)",
             widgetd: perInstance, reference: contentsPerInstance, unit: "B/instance", ratio: perInstance / contentsPerInstance,
@@ -322,7 +323,7 @@ struct Core: AsyncParsableCommand {
                 + result.allRates.map { grouped(Int($0)) }.joined(separator: ", ")
         }
         let ratio = schedulerRate / heapRate
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "core.scheduler",
             figure: "scheduler core: reschedule + pop-earliest per second at \(grouped(instances)) instances",
             widgetd: schedulerRate, reference: heapRate, unit: "ops/s", ratio: ratio, target: "≥ 0.5×", met: ratio >= 0.5,
@@ -349,7 +350,7 @@ struct Core: AsyncParsableCommand {
         let best = passTimes.min() ?? .nan
         let perStack = best / Double(stacks) * 1e6
         let members = Double(stacks * 10)
-        try common.emit(ScaleFigure(
+        try common.emit(Figure(
             id: "core.rotation",
             figure: "rotation: re-evaluating \(grouped(stacks)) stacks of 10 instances",
             widgetd: perStack, reference: nil, unit: "µs/stack", ratio: nil, target: "report", met: nil,

@@ -142,8 +142,7 @@ extension Engine {
         // Persist what the scheduler will keep, so a restart reloads the same way. A request
         // that merges into one already stored and still waiting changes nothing durable, so
         // it needs no write: repeated reloads of a kind cost no fsync until the launch.
-        var kept: [StoredRequest] = []
-        var keptIDs: [InstanceID] = []
+        var kept: [(id: InstanceID, request: StoredRequest)] = []
         for id in ids {
             let merged = scheduler.mergedRequest(id, reason: reason, at: now)
             if let stored = storedRequests[id], let pending = scheduler.pendingRequest(id),
@@ -151,18 +150,17 @@ extension Engine {
             {
                 continue
             }
-            kept.append(StoredRequest(reason: merged.reason, wanted: merged.wanted, sequence: nextRequestSequence()))
-            keptIDs.append(id)
+            kept.append((id, StoredRequest(reason: merged.reason, wanted: merged.wanted, sequence: nextRequestSequence())))
         }
-        try await commit(zip(keptIDs, kept).map { .putRequest($0, reason: $1.reason, wanted: $1.wanted, sequence: $1.sequence) })
-        for (id, stored) in zip(keptIDs, kept) where instances[id] != nil {
+        try await commit(kept.map { .putRequest($0.id, reason: $0.request.reason, wanted: $0.request.wanted, sequence: $0.request.sequence) })
+        for (id, stored) in kept where instances[id] != nil {
             scheduler.request(id, reason: reason, at: now)
             storedRequests[id] = stored
         }
         // Logged when it changed the schedule; one merged into a waiting request is only traced.
         logger.log(
-            level: keptIDs.isEmpty ? .debug : .info, "reload requested",
-            metadata: ["instances": "\(ids.count)", "new": "\(keptIDs.count)", "reason": "\(reason.rawValue)"])
+            level: kept.isEmpty ? .debug : .info, "reload requested",
+            metadata: ["instances": "\(ids.count)", "new": "\(kept.count)", "reason": "\(reason.rawValue)"])
         doorbell.ring()
         return ReloadResult(instances: ids)
     }
