@@ -74,15 +74,15 @@ struct BudgetTests {
         scheduler.add("w", kind: "k", providerKey: "p")
         // Budget spent: three reloads in the last hour.
         scheduler.restoreHistory("w", dates: [t0 - 3_000, t0 - 2_000, t0 - 60])
-        #expect(scheduler.budget.used("w", now: t0) == 3)
+        #expect(scheduler.budgetUsed("w", now: t0) == 3)
         scheduler.request("w", reason: reason, at: t0)
         let pending = try #require(scheduler.pendingReload(for: "w"))
         #expect(pending.due == t0)
         #expect(!pending.deferredByBudget)
         let batch = try #require(scheduler.popDue(now: t0).first?.batch)
         #expect(batch.members == [member("w", reason, t0)])
-        #expect(scheduler.budget.used("w", now: t0) == 3)
-        #expect(scheduler.budget.lastReload("w") == t0 - 60)
+        #expect(scheduler.budgetUsed("w", now: t0) == 3)
+        #expect(scheduler.lastBudgetedReload("w") == t0 - 60)
     }
 
     @Test(arguments: [ReloadReason.requested, .policy, .retry])
@@ -107,8 +107,8 @@ struct BudgetTests {
         #expect(scheduler.popDue(now: allowed - 1).isEmpty)
         let batch = try #require(scheduler.popDue(now: allowed).first?.batch)
         #expect(batch.members == [member("w", reason, t0)])
-        #expect(scheduler.budget.lastReload("w") == allowed)
-        #expect(scheduler.budget.used("w", now: allowed) == 3)
+        #expect(scheduler.lastBudgetedReload("w") == allowed)
+        #expect(scheduler.budgetUsed("w", now: allowed) == 3)
     }
 
     @Test func disabledBudgetRunsEverythingAtItsWantedTime() throws {
@@ -126,7 +126,7 @@ struct BudgetTests {
             #expect(batch.members.first?.reason == reason)
             scheduler.completed("w", policyDue: nil)
         }
-        #expect(scheduler.budget.lastReload("w") == t0 - 1)
+        #expect(scheduler.lastBudgetedReload("w") == t0 - 1)
     }
 
     @Test func disablingTheBudgetReleasesDeferredReloads() {
@@ -158,7 +158,7 @@ struct BudgetTests {
         #expect(scheduler.popDue(now: t0 + 299).isEmpty)
         let batch = try #require(scheduler.popDue(now: t0 + 300).first?.batch)
         #expect(batch.members == [member("w", .retry, t0 + 30)])
-        #expect(scheduler.budget.used("w", now: t0 + 300) == 2)
+        #expect(scheduler.budgetUsed("w", now: t0 + 300) == 2)
     }
 
     @Test func failedReloadKeepsTheOldPolicyDate() throws {
@@ -174,23 +174,24 @@ struct BudgetTests {
     }
 
     @Test func budgetWindowArithmetic() {
-        var budget = ReloadBudget(limit: 2, spacing: 60, enabled: true)
-        #expect(budget.nextAllowed("w") == nil)
-        #expect(budget.effectiveDate("w", wanted: t0, reason: .policy) == t0)
-        budget.record("w", at: t0)
-        #expect(budget.nextAllowed("w") == t0 + 60)
-        budget.record("w", at: t0 + 100)
+        let budget = ReloadBudget(limit: 2, spacing: 60, enabled: true)
+        var history = BudgetHistory()
+        #expect(budget.nextAllowed(history) == nil)
+        #expect(budget.effectiveDate(history, wanted: t0, reason: .policy) == t0)
+        history.record(t0)
+        #expect(budget.nextAllowed(history) == t0 + 60)
+        history.record(t0 + 100)
         // Two in the window: the next waits for t0 to leave it, i.e. until t0 + 24 h.
-        #expect(budget.nextAllowed("w") == t0 + Self.day)
-        #expect(budget.used("w", now: t0 + 100) == 2)
-        #expect(budget.used("w", now: t0 + Self.day) == 1)
-        #expect(budget.used("w", now: t0 + 100 + Self.day) == 0)
-        #expect(budget.effectiveDate("w", wanted: t0 + 200, reason: .requested) == t0 + Self.day)
-        #expect(budget.effectiveDate("w", wanted: t0 + 200, reason: .userInitiated) == t0 + 200)
-        #expect(budget.effectiveDate("w", wanted: t0 + 2 * Self.day, reason: .policy) == t0 + 2 * Self.day)
-        budget.forget("w")
-        #expect(budget.nextAllowed("w") == nil)
-        #expect(budget.used("w", now: t0 + 100) == 0)
+        #expect(budget.nextAllowed(history) == t0 + Self.day)
+        #expect(budget.used(history, now: t0 + 100) == 2)
+        #expect(budget.used(history, now: t0 + Self.day) == 1)
+        #expect(budget.used(history, now: t0 + 100 + Self.day) == 0)
+        #expect(budget.effectiveDate(history, wanted: t0 + 200, reason: .requested) == t0 + Self.day)
+        #expect(budget.effectiveDate(history, wanted: t0 + 200, reason: .userInitiated) == t0 + 200)
+        #expect(budget.effectiveDate(history, wanted: t0 + 2 * Self.day, reason: .policy) == t0 + 2 * Self.day)
+        // Recording trims what left the window.
+        history.record(t0 + Self.day + 50)
+        #expect(history.dates == [t0 + 100, t0 + Self.day + 50])
     }
 
     @Test func exemptionsFollowTheSemantics() {
@@ -206,6 +207,6 @@ struct BudgetTests {
         scheduler.add("w", kind: "k", providerKey: "p")
         scheduler.restoreHistory("w", dates: [t0])
         scheduler.remove("w")
-        #expect(scheduler.budget.used("w", now: t0) == 0)
+        #expect(scheduler.budgetUsed("w", now: t0) == 0)
     }
 }

@@ -41,10 +41,10 @@ struct CoalescingTests {
     @Test func mergedBudgetedMembersAreChargedAtTheLaunch() {
         var scheduler = threeOnOneProvider(window: 60)
         _ = scheduler.popDue(now: t0)
-        #expect(scheduler.budget.used("A", now: t0) == 1)
-        #expect(scheduler.budget.used("B", now: t0) == 1)
-        #expect(scheduler.budget.lastReload("B") == t0)
-        #expect(scheduler.budget.used("C", now: t0) == 0)
+        #expect(scheduler.budgetUsed("A", now: t0) == 1)
+        #expect(scheduler.budgetUsed("B", now: t0) == 1)
+        #expect(scheduler.lastBudgetedReload("B") == t0)
+        #expect(scheduler.budgetUsed("C", now: t0) == 0)
     }
 
     @Test func theWindowEdgeIsInclusive() throws {
@@ -123,8 +123,8 @@ struct CoalescingTests {
         #expect(batch.members.map(\.instance) == ["A", "B"])
         #expect(batch.members.map(\.reason) == [.policy, .configuration])
         // The exempt reload neither consumed budget nor moved B's history.
-        #expect(scheduler.budget.used("B", now: t0) == 1)
-        #expect(scheduler.budget.lastReload("B") == t0 - 100)
+        #expect(scheduler.budgetUsed("B", now: t0) == 1)
+        #expect(scheduler.lastBudgetedReload("B") == t0 - 100)
     }
 
     @Test func anInFlightInstanceIsNotMerged() throws {
@@ -155,7 +155,7 @@ struct CoalescingTests {
         #expect(try #require(events.first?.batch).members == [member("A", .requested, t0)])
         scheduler.completed("A", policyDue: nil)
         #expect(scheduler.nextDeadline() == nil)
-        #expect(scheduler.budget.used("A", now: t0 + 5) == 1)
+        #expect(scheduler.budgetUsed("A", now: t0 + 5) == 1)
     }
 
     @Test func anExemptRequestIsPreferredAtEqualTimes() {

@@ -60,7 +60,8 @@ struct SchedulerOrderTests {
         for round in 0..<10_000 {
             for index in 0..<10 { scheduler.setPolicyDue("i\(index)", t0 + 86_400 + TimeInterval(round)) }
         }
-        #expect(scheduler.heldEntries <= 2 * (4 * 10 + 1024))
+        // Each instance holds one due node and one merge-candidate node, moved in place.
+        #expect(scheduler.heldEntries == 2 * 10)
         // What is live is still all there: the last due dates, merged into one launch.
         let events = scheduler.popDue(now: t0 + 86_400 + 10_000)
         let members = events.flatMap { event -> [InstanceID] in
@@ -199,9 +200,57 @@ struct SchedulerOrderTests {
         #expect(events.first?.batch?.ids == ["b"])
     }
 
+    @Test func aNewInstanceInAFreedSlotStartsEmpty() throws {
+        // "b" takes the slot "a" left; nothing of a's due dates, request or budget carries over.
+        var scheduler = makeScheduler(window: 0)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.restoreHistory("a", dates: [t0 - 10])
+        scheduler.setNextEntryChange("a", t0 + 10)
+        scheduler.setPolicyDue("a", t0 + 20)
+        scheduler.request("a", reason: .requested, at: t0 + 5)
+        scheduler.remove("a")
+        scheduler.add("b", kind: "other", providerKey: "q")
+        #expect(scheduler.nextDeadline() == nil)
+        #expect(scheduler.heldEntries == 0)
+        #expect(scheduler.budgetUsed("b", now: t0) == 0)
+        #expect(scheduler.pendingRequest("b") == nil)
+        scheduler.setPolicyDue("b", t0 + 30)
+        let pending = try #require(scheduler.pendingReloads().first)
+        #expect(scheduler.pendingReloads().count == 1)
+        #expect((pending.instance, pending.kind, pending.due, pending.reason, pending.inFlight) == ("b", "other", t0 + 30, .policy, false))
+        let events = scheduler.popDue(now: t0 + 30)
+        #expect(events.compactMap(\.batch).map(\.providerKey) == ["q"])
+        #expect(events.compactMap(\.batch).map(\.ids) == [["b"]])
+    }
+
+    @Test func changingTheProviderMovesAPendingReload() throws {
+        var scheduler = makeScheduler(window: 60, budget: false)
+        scheduler.add("a", kind: "k", providerKey: "p")
+        scheduler.add("b", kind: "k", providerKey: "p")
+        scheduler.add("c", kind: "k", providerKey: "q")
+        scheduler.setPolicyDue("a", t0)
+        scheduler.setPolicyDue("b", t0 + 30)
+        scheduler.setPolicyDue("c", t0 + 30)
+        // b now shares c's provider: a launches alone, and b merges into c's launch.
+        scheduler.updateProvider("b", providerKey: "q")
+        let first = try #require(scheduler.popDue(now: t0).first?.batch)
+        #expect(first.providerKey == "p")
+        #expect(first.ids == ["a"])
+        let second = try #require(scheduler.popDue(now: t0 + 30).first?.batch)
+        #expect(second.providerKey == "q")
+        #expect(second.ids == ["b", "c"])
+        // Without a provider nothing is listed or launched, but the due date is kept.
+        scheduler.completed("c", policyDue: t0 + 100)
+        scheduler.updateProvider("c", providerKey: "")
+        #expect(scheduler.pendingReloads().isEmpty)
+        #expect(scheduler.popDue(now: t0 + 200).isEmpty)
+        scheduler.updateProvider("c", providerKey: "q")
+        #expect(scheduler.pendingReload(for: "c")?.due == t0 + 100)
+    }
+
     @Test func reAddingARemovedIDDoesNotReviveItsOldEvents() throws {
-        // Removal leaves wake-ups in the heap (lazy deletion); they must stay dead when the same
-        // id comes back, even though the new slot's generations start again from zero.
+        // Removal takes the instance's nodes out of every heap; nothing may surface when the
+        // same id comes back.
         var scheduler = makeScheduler(window: 0, budget: false)
         scheduler.add("a", kind: "k", providerKey: "p")
         scheduler.setNextEntryChange("a", t0 + 10)

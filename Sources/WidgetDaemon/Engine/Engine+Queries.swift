@@ -63,11 +63,12 @@ extension Engine {
     public func budget(_ params: InstanceParams) throws(RPCError) -> BudgetResult {
         let instance = try instance(params.id)
         let budget = scheduler.budget
+        let history = scheduler.budgetHistory(instance.id)
         let now = self.now
-        let allowed = budget.nextAllowed(instance.id).flatMap { $0 > now ? $0 : nil }
+        let allowed = budget.nextAllowed(history).flatMap { $0 > now ? $0 : nil }
         return BudgetResult(
-            instance: instance.id, enabled: budget.enabled, used: budget.used(instance.id, now: now), limit: budget.limit,
-            spacing: budget.spacing, lastReload: budget.lastReload(instance.id),
+            instance: instance.id, enabled: budget.enabled, used: budget.used(history, now: now), limit: budget.limit,
+            spacing: budget.spacing, lastReload: history.last,
             nextAllowed: budget.enabled ? allowed : nil,
             pending: scheduler.pendingReload(for: instance.id).map(ScheduleItem.init))
     }

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The rolling 24-hour reload budget: at most `limit` budgeted reloads in any 24 hours, at
+/// least `spacing` apart. Only budgeted reloads are recorded; exempt ones neither consume
+/// nor wait. The rules live here; each instance's record is a `BudgetHistory` that the
+/// scheduler keeps in the instance's slot, so checking the budget costs no lookup.
+public struct ReloadBudget: Sendable, Equatable {
+    public static let window: TimeInterval = 86_400
+
+    public var limit: Int
+    public var spacing: TimeInterval
+    public var enabled: Bool
+
+    public init(limit: Int, spacing: TimeInterval, enabled: Bool) {
+        self.limit = limit
+        self.spacing = spacing
+        self.enabled = enabled
+    }
+
+    /// Whether a reload for `reason` is subject to the budget at all.
+    public func applies(to reason: ReloadReason) -> Bool {
+        enabled && !reason.isExempt
+    }
+
+    /// The earliest instant at which one more budgeted reload is allowed: after the spacing
+    /// since the last one, and once enough old reloads have left the 24-hour window.
+    public func nextAllowed(_ history: BudgetHistory) -> Date? {
+        guard let last = history.dates.last else { return nil }
+        var earliest = last.addingTimeInterval(spacing)
+        if limit > 0, history.dates.count >= limit {
+            let mustExpire = history.dates[history.dates.count - limit]
+            earliest = max(earliest, mustExpire.addingTimeInterval(Self.window))
+        }
+        return earliest
+    }
+
+    /// When a reload wanted at `wanted` may run.
+    public func effectiveDate(_ history: BudgetHistory, wanted: Date, reason: ReloadReason) -> Date {
+        guard applies(to: reason), let allowed = nextAllowed(history) else { return wanted }
+        return max(wanted, allowed)
+    }
+
+    /// Budgeted reloads in the 24 hours before `now`.
+    public func used(_ history: BudgetHistory, now: Date) -> Int {
+        let start = now.addingTimeInterval(-Self.window)
+        return history.dates.count { $0 > start && $0 <= now }
+    }
+}
+
+/// One instance's budgeted reloads, oldest first, trimmed to the 24-hour window as reloads
+/// are recorded. Empty for most instances most of the time, which costs no allocation.
+public struct BudgetHistory: Sendable, Equatable {
+    public private(set) var dates: [Date]
+
+    public init(_ dates: [Date] = []) {
+        self.dates = dates.sorted()
+    }
+
+    public var last: Date? { dates.last }
+
+    public mutating func record(_ date: Date) {
+        dates.append(date)
+        let expired = date.addingTimeInterval(-ReloadBudget.window)
+        if let first = dates.first, first <= expired {
+            dates.removeAll { $0 <= expired }
+        }
+    }
+}

@@ -1,0 +1,393 @@
+import Foundation
+
+/// One earliest-deadline structure for every instance: reload due dates (policy, requests,
+/// budget deferrals) and entry-change dates. No timer or task per timeline: the owner asks
+/// for `nextDeadline()`, sleeps until then, and calls `popDue(now:)`, which answers with the
+/// events to carry out. Pure: time is always passed in.
+///
+/// Instances live in dense slots, found by id once per call. Each slot has at most one node in
+/// the due heap per purpose (its next entry change and its next reload, moved in place when
+/// they change) and at most one in its provider's heap of pending reloads, so the heaps never
+/// hold stale entries and their size is bounded by the number of instances.
+public struct ReloadScheduler: Sendable {
+    public private(set) var budget: ReloadBudget
+    /// Coalescing window W (semantics.md, Reload policies 4).
+    public var coalescingWindow: TimeInterval
+
+    private var slots: [Slot] = []
+    private var slotOfID: [InstanceID: Int32] = [:]
+    private var freeSlots: [Int32] = []
+    /// Handle 2·slot is the slot's next entry change, 2·slot + 1 its next reload (at the date
+    /// the budget lets it run).
+    private var due = SlotHeap()
+    private var duePositions: [Int32] = []
+    /// Per provider, the slots with a reload pending by the date they want it: a launch finds
+    /// its merge partners, those wanted within W, without a scan. Positions by slot (a slot
+    /// waits in at most one provider's heap).
+    private var providers: [ProviderQueue] = []
+    private var providerOfKey: [String: Int32] = [:]
+    private var pendingPositions: [Int32] = []
+    private var kindNames: [String] = []
+    private var kindOfName: [String: Int32] = [:]
+    /// Orders nodes set at equal dates; renumbered before it would reach `sequenceLimit`.
+    private var sequence: UInt32 = 0
+    var sequenceLimit: UInt32 = reloadTie - 1
+
+    public init(budget: ReloadBudget, coalescingWindow: TimeInterval) {
+        self.budget = budget
+        self.coalescingWindow = coalescingWindow
+    }
+
+    // MARK: Instances
+
+    /// Registers an instance; `providerKey` groups instances that share launches. An empty
+    /// key means the kind has no provider (push-only, or its descriptor is gone): its due
+    /// dates are kept but nothing is launched or listed until it gets one. Registering an id
+    /// again starts it afresh but keeps its budget history.
+    public mutating func add(_ id: InstanceID, kind: String, providerKey: String) {
+        let slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
+        if let existing = slotOfID[id] {
+            let history = slots[Int(existing)].history
+            unlink(existing)
+            slots[Int(existing)] = slot
+            slots[Int(existing)].history = history
+            return
+        }
+        let index: Int32
+        if let free = freeSlots.popLast() {
+            index = free
+            slots[Int(index)] = slot
+        } else {
+            index = Int32(slots.count)
+            slots.append(slot)
+            duePositions.append(contentsOf: [SlotHeap.absent, SlotHeap.absent])
+            pendingPositions.append(SlotHeap.absent)
+        }
+        slotOfID[id] = index
+    }
+
+    public mutating func remove(_ id: InstanceID) {
+        guard let index = slotOfID.removeValue(forKey: id) else { return }
+        unlink(index)
+        slots[Int(index)] = Slot.free
+        freeSlots.append(index)
+    }
+
+    /// After descriptors are reloaded a kind may have a different provider.
+    public mutating func updateProvider(_ id: InstanceID, providerKey: String) {
+        guard let index = slotOfID[id] else { return }
+        let provider = internProvider(providerKey)
+        guard slots[Int(index)].provider != provider else { return }
+        removePending(index)
+        slots[Int(index)].provider = provider
+        reschedule(index)
+    }
+
+    public func contains(_ id: InstanceID) -> Bool { slotOfID[id] != nil }
+
+    public mutating func updateBudget(limit: Int, spacing: TimeInterval, enabled: Bool) {
+        budget.limit = limit
+        budget.spacing = spacing
+        budget.enabled = enabled
+        for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
+    }
+
+    public mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
+        guard let index = slotOfID[id] else { return }
+        slots[Int(index)].history = BudgetHistory(dates)
+        reschedule(index)
+    }
+
+    // MARK: Budget
+
+    /// The instance's budgeted reloads in the last 24 hours (empty for an unknown id).
+    public func budgetHistory(_ id: InstanceID) -> BudgetHistory {
+        slotOfID[id].map { slots[Int($0)].history } ?? BudgetHistory()
+    }
+
+    /// Budgeted reloads of the instance in the 24 hours before `now`.
+    public func budgetUsed(_ id: InstanceID, now: Date) -> Int {
+        budget.used(budgetHistory(id), now: now)
+    }
+
+    /// The instance's last budgeted reload.
+    public func lastBudgetedReload(_ id: InstanceID) -> Date? {
+        budgetHistory(id).last
+    }
+
+    // MARK: Due dates
+
+    /// Replaces the policy due date after a timeline arrives (nil: `never`).
+    public mutating func setPolicyDue(_ id: InstanceID, _ date: Date?) {
+        guard let index = slotOfID[id] else { return }
+        slots[Int(index)].policyDue = date
+        reschedule(index)
+    }
+
+    /// Asks for a reload wanted at `wanted`. Requests collapse: the one that can run first
+    /// is kept, an exempt one preferred at equal times.
+    public mutating func request(_ id: InstanceID, reason: ReloadReason, at wanted: Date) {
+        guard let index = slotOfID[id] else { return }
+        let kept = merged(slots[Int(index)], reason: reason, at: wanted)
+        slots[Int(index)].request = Request(reason: kept.reason, wanted: kept.wanted)
+        reschedule(index)
+    }
+
+    /// What `request` would keep for this instance, without changing anything: the caller
+    /// persists it before the request takes effect.
+    public func mergedRequest(_ id: InstanceID, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
+        guard let index = slotOfID[id] else { return (reason, wanted) }
+        return merged(slots[Int(index)], reason: reason, at: wanted)
+    }
+
+    /// The request waiting for a launch, if any (a launch takes it when it starts).
+    public func pendingRequest(_ id: InstanceID) -> (reason: ReloadReason, wanted: Date)? {
+        slotOfID[id].flatMap { slots[Int($0)].request }.map { ($0.reason, $0.wanted) }
+    }
+
+    /// The next date the shown entry changes (nil: none).
+    public mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) {
+        guard let index = slotOfID[id] else { return }
+        let handle = 2 * index
+        if let date {
+            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), positions: &duePositions)
+        } else {
+            due.remove(handle, positions: &duePositions)
+        }
+    }
+
+    /// A launched reload finished with a new timeline whose policy wants `policyDue`.
+    public mutating func completed(_ id: InstanceID, policyDue: Date?) {
+        guard let index = slotOfID[id] else { return }
+        slots[Int(index)].inFlight = false
+        slots[Int(index)].policyDue = policyDue
+        reschedule(index)
+    }
+
+    /// A launched reload failed: the old timeline stays and another attempt is wanted at
+    /// `retryAt`, under the budget. The old policy date still stands.
+    public mutating func failed(_ id: InstanceID, policyDue: Date?, retryAt: Date) {
+        guard let index = slotOfID[id] else { return }
+        slots[Int(index)].inFlight = false
+        slots[Int(index)].policyDue = policyDue
+        request(id, reason: .retry, at: retryAt)
+    }
+
+    // MARK: Running
+
+    /// The earliest instant at which something is due, if anything is.
+    public func nextDeadline() -> Date? {
+        due.min.map { Date(timeIntervalSinceReferenceDate: $0.date) }
+    }
+
+    /// Everything due at or before `now`, in date order: entry changes, and reload batches
+    /// (each instance due now with every same-provider instance due within W, one launch).
+    /// Budgeted reloads are charged to the budget here, at launch. At equal dates entry
+    /// changes come before reloads, so an `atEnd` reload sees its last entry become current
+    /// first; then the order in which the dates were set.
+    public mutating func popDue(now: Date) -> [SchedulerEvent] {
+        var events: [SchedulerEvent] = []
+        let limit = now.timeIntervalSinceReferenceDate
+        while let top = due.min, top.date <= limit {
+            let index = top.handle >> 1
+            if top.handle & 1 == 0 {
+                due.remove(top.handle, positions: &duePositions)
+                events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
+                continue
+            }
+            // Every change to a slot moves its node, so the node's date is its effective date
+            // and the reload can run now.
+            guard let pending = pendingReload(slots[Int(index)]), pending.effective <= now else {
+                assertionFailure("due heap out of step with slot \(index)")
+                reschedule(index)
+                continue
+            }
+            events.append(.reload(launch(startingWith: index, pending: pending, now: now)))
+        }
+        return events
+    }
+
+    /// Pending reloads, earliest first, for `widgetctl schedule`.
+    public func pendingReloads() -> [ScheduledReload] {
+        slots.compactMap { slot -> ScheduledReload? in
+            guard slot.inUse else { return nil }
+            return scheduled(slot)
+        }
+        .sorted { ($0.due, $0.instance) < ($1.due, $1.instance) }
+    }
+
+    public func pendingReload(for id: InstanceID) -> ScheduledReload? {
+        slotOfID[id].flatMap { scheduled(slots[Int($0)]) }
+    }
+
+    public func isInFlight(_ id: InstanceID) -> Bool {
+        slotOfID[id].map { slots[Int($0)].inFlight } ?? false
+    }
+
+    public var instanceCount: Int { slotOfID.count }
+
+    /// The number of nodes held in the heaps (for tests that they stay bounded).
+    public var heldEntries: Int { due.count + providers.reduce(0) { $0 + $1.pending.count } }
+
+    // MARK: Internals
+
+    private mutating func launch(startingWith first: Int32, pending: Pending, now: Date) -> ReloadBatch {
+        let provider = slots[Int(first)].provider
+        var members = [(slot: first, member: ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted))]
+        // Merge what is wanted within W and that the budget allows now. Those the budget holds
+        // back stay where they are for a later launch.
+        let horizon = now.addingTimeInterval(coalescingWindow).timeIntervalSinceReferenceDate
+        providers[Int(provider)].pending.forEach(through: horizon) { node in
+            let slot = slots[Int(node.handle)]
+            guard node.handle != first, let candidate = pendingReload(slot),
+                budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason) <= now
+            else { return }
+            members.append((node.handle, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
+        }
+        members.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
+        for (index, member) in members {
+            slots[Int(index)].inFlight = true
+            slots[Int(index)].request = nil
+            slots[Int(index)].policyDue = nil
+            due.remove(2 * index + 1, positions: &duePositions)
+            removePending(index)
+            if budget.applies(to: member.reason) {
+                slots[Int(index)].history.record(now)
+            }
+        }
+        return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: members.map(\.member))
+    }
+
+    private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
+        guard let old = slot.request else { return (reason, wanted) }
+        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason)
+        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason)
+        if newDate < oldDate || (newDate == oldDate && reason.isExempt && !old.reason.isExempt) {
+            return (reason, wanted)
+        }
+        return (old.reason, old.wanted)
+    }
+
+    private func pendingReload(_ slot: Slot) -> Pending? {
+        guard slot.provider != Slot.noProvider else { return nil }
+        var best: Pending?
+        if let request = slot.request {
+            best = Pending(
+                reason: request.reason, wanted: request.wanted,
+                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason))
+        }
+        if let due = slot.policyDue {
+            let policy = Pending(
+                reason: .policy, wanted: due, effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy))
+            if best == nil || policy.effective < best!.effective { best = policy }
+        }
+        return best
+    }
+
+    private func scheduled(_ slot: Slot) -> ScheduledReload? {
+        guard let pending = pendingReload(slot) else { return nil }
+        return ScheduledReload(
+            instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
+            reason: pending.reason, inFlight: slot.inFlight)
+    }
+
+    /// Puts the slot's reload node where its pending reload now is, or takes it out.
+    private mutating func reschedule(_ index: Int32) {
+        let slot = slots[Int(index)]
+        guard !slot.inFlight, let pending = pendingReload(slot) else {
+            due.remove(2 * index + 1, positions: &duePositions)
+            removePending(index)
+            return
+        }
+        let order = nextSequence()
+        due.set(
+            2 * index + 1, date: pending.effective.timeIntervalSinceReferenceDate, tie: Self.reloadTie | order,
+            positions: &duePositions)
+        providers[Int(slot.provider)].pending.set(
+            index, date: pending.wanted.timeIntervalSinceReferenceDate, tie: order, positions: &pendingPositions)
+    }
+
+    private mutating func removePending(_ index: Int32) {
+        let provider = slots[Int(index)].provider
+        guard provider != Slot.noProvider else { return }
+        providers[Int(provider)].pending.remove(index, positions: &pendingPositions)
+    }
+
+    /// Takes the slot out of every heap.
+    private mutating func unlink(_ index: Int32) {
+        due.remove(2 * index, positions: &duePositions)
+        due.remove(2 * index + 1, positions: &duePositions)
+        removePending(index)
+    }
+
+    private mutating func internProvider(_ key: String) -> Int32 {
+        guard !key.isEmpty else { return Slot.noProvider }
+        if let index = providerOfKey[key] { return index }
+        let index = Int32(providers.count)
+        providers.append(ProviderQueue(key: key))
+        providerOfKey[key] = index
+        return index
+    }
+
+    private mutating func internKind(_ kind: String) -> Int32 {
+        if let index = kindOfName[kind] { return index }
+        let index = Int32(kindNames.count)
+        kindNames.append(kind)
+        kindOfName[kind] = index
+        return index
+    }
+
+    private mutating func nextSequence() -> UInt32 {
+        if sequence >= sequenceLimit { renumber() }
+        sequence += 1
+        return sequence
+    }
+
+    /// Ties are 31 bits so that a heap node fits in 16 bytes. Before the sequence runs out,
+    /// the ties in use (at most three per instance) are replaced by their ranks, which keeps
+    /// every order and frees the rest of the range: O(n log n) once per two billion changes.
+    private mutating func renumber() {
+        var used = due.nodes.map { $0.tie & ~Self.reloadTie }
+        for provider in providers { used += provider.pending.nodes.map(\.tie) }
+        used = Array(Set(used)).sorted()
+        var rank: [UInt32: UInt32] = [:]
+        rank.reserveCapacity(used.count)
+        for (index, tie) in used.enumerated() { rank[tie] = UInt32(index + 1) }
+        due.mapTies { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
+        for index in providers.indices { providers[index].pending.mapTies { rank[$0]! } }
+        sequence = UInt32(used.count)
+    }
+
+    /// Reload nodes sort after entry-change nodes at the same date.
+    private static let reloadTie: UInt32 = 1 << 31
+
+    private struct Slot: Sendable {
+        static let noProvider: Int32 = -1
+        static let free = Slot(id: "", kind: 0, provider: noProvider, inUse: false)
+
+        var id: InstanceID
+        var kind: Int32
+        var provider: Int32
+        var inUse = true
+        var inFlight = false
+        var policyDue: Date?
+        var request: Request?
+        var history = BudgetHistory()
+    }
+
+    private struct ProviderQueue: Sendable {
+        var key: String
+        var pending = SlotHeap()
+    }
+
+    private struct Request: Sendable {
+        var reason: ReloadReason
+        var wanted: Date
+    }
+
+    private struct Pending {
+        var reason: ReloadReason
+        var wanted: Date
+        var effective: Date
+    }
+}
