@@ -221,8 +221,11 @@ public final class SQLiteStateStore: StateStore {
             var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?
             func finish() {
                 guard let done = pending else { return }
+                // Appending grew the array to the next power of two (8 slots for 5 entries);
+                // a timeline is held for as long as the daemon runs, so keep an exact copy.
+                let entries = done.entries.withUnsafeBufferPointer { Array($0) }
                 state.timelines[done.id] = StoredTimeline(
-                    timeline: Timeline(entries: done.entries, policy: done.policy), receivedAt: done.receivedAt)
+                    timeline: Timeline(entries: entries, policy: done.policy), receivedAt: done.receivedAt)
             }
             let timelineRows = try Row.fetchCursor(db, sql: """
                 SELECT t.instance, t.policy, t.policyDate, t.receivedAt, e.date, e.content, e.score, e.duration

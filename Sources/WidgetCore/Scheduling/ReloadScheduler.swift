@@ -66,6 +66,15 @@ public struct ReloadScheduler: Sendable {
         slotOfID[id] = index
     }
 
+    /// Makes room for `count` instances at once (a restart knows how many it will add), so the
+    /// slot arrays are not grown by doubling and left up to twice the size they need.
+    public mutating func reserveCapacity(_ count: Int) {
+        slots.reserveCapacity(count)
+        slotOfID.reserveCapacity(count)
+        duePositions.reserveCapacity(2 * count)
+        pendingPositions.reserveCapacity(count)
+    }
+
     public mutating func remove(_ id: InstanceID) {
         guard let index = slotOfID.removeValue(forKey: id) else { return }
         unlink(index)

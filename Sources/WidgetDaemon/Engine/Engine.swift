@@ -83,6 +83,9 @@ public actor Engine {
     public func restore() async throws {
         let state = try await store.load()
         let now = self.now
+        instances.reserveCapacity(state.instances.count)
+        timelines.reserveCapacity(state.timelines.count)
+        scheduler.reserveCapacity(state.instances.count)
         for instance in state.instances {
             instances[instance.id] = instance
             scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
