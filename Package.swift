@@ -17,9 +17,11 @@ let package = Package(
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
-        // For Benchmarks/, which measures the core and seeds large state databases directly.
+        // For Benchmarks/ (which measures the core and seeds large state databases directly) and
+        // Fuzz/ (which feeds the parsers hostile bytes).
         .library(name: "WidgetCore", targets: ["WidgetCore"]),
         .library(name: "WidgetStore", targets: ["WidgetStore"]),
+        .library(name: "WidgetProtocol", targets: ["WidgetProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),

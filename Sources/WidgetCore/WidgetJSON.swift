@@ -50,11 +50,21 @@ public enum ISO8601 {
     }
 
     /// Whole seconds print without a fraction, so round-tripped dates look as they were written.
+    /// Fractions print to the nearest millisecond. Foundation's fractional style truncates, and
+    /// `.255` parses to a `Double` just below it, so its output drifted by a millisecond on every
+    /// round trip (found by `scripts/fuzz`); the fraction is therefore written here from an
+    /// integer count of milliseconds.
     public static func string(from date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        if seconds.rounded() == seconds {
-            return date.formatted(whole)
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.magnitude < 1e17 else { return date.formatted(whole) }
+        var (seconds, fraction) = Int64(milliseconds).quotientAndRemainder(dividingBy: 1000)
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1000
         }
-        return date.formatted(fractional)
+        let text = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(whole)
+        guard fraction != 0, text.hasSuffix("Z") else { return text }
+        let digits = String(fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 }
