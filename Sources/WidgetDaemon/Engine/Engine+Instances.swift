@@ -25,7 +25,7 @@ extension Engine {
             scheduler.request(instance.id, reason: .initial, at: now)
         }
         logger.info("instance added", metadata: ["instance": "\(instance.id)", "kind": "\(instance.kind)", "family": "\(family.rawValue)"])
-        doorbell.ring()
+        scheduleChanged()
         if let stack = params.stack {
             _ = try await addToStack(StackAddParams(name: stack, instances: [instance.id]))
         }
@@ -59,7 +59,7 @@ extension Engine {
             events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(updated)))
         }
         await evaluateDirtyStacks()
-        doorbell.ring()
+        scheduleChanged()
         return RemoveResult(removed: params.id)
     }
 
@@ -95,7 +95,7 @@ extension Engine {
         dirtyStacks.formUnion(stacks(containing: instance.id))
         if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
         logger.info("instance configured", metadata: ["instance": "\(instance.id)", "configuration": "\(JSONValue.object(instance.configuration).compactText)"])
-        doorbell.ring()
+        scheduleChanged()
         return info(instance)
     }
 
@@ -113,7 +113,7 @@ extension Engine {
         install(params.timeline, for: instance, receivedAt: now, fromProvider: false, history: history)
         logger.info("timeline pushed", metadata: ["instance": "\(instance.id)", "entries": "\(params.timeline.entries.count)"])
         await evaluateDirtyStacks()
-        doorbell.ring()
+        scheduleChanged()
         return PushResult(
             instance: instance.id, entries: params.timeline.entries.count,
             nextReload: scheduler.pendingReload(for: instance.id)?.due)
@@ -161,7 +161,7 @@ extension Engine {
         logger.log(
             level: kept.isEmpty ? .debug : .info, "reload requested",
             metadata: ["instances": "\(ids.count)", "new": "\(kept.count)", "reason": "\(reason.rawValue)"])
-        doorbell.ring()
+        scheduleChanged()
         return ReloadResult(instances: ids)
     }
 

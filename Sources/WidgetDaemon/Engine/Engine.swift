@@ -52,14 +52,22 @@ public actor Engine {
     var advancing = false
     var stopping = false
     let doorbell = Doorbell()
+    /// When the scheduler loop wakes by itself next (nil: only when rung). A request rings it
+    /// only when something comes due before that, not on every change.
+    var loopWakesAt: Date?
+    /// What the last STATUS= text was built from, so an unchanged summary is not rebuilt.
+    var statusInputs: StatusInputs?
+    /// STATUS= for systemd, paced and sent off the loop.
+    public nonisolated let statusReporter: StatusReporter
     /// Entry changes, reloads, rotations and stack changes, for subscribers.
     public nonisolated let events = EventHub()
 
     public init(
         store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,
         widgetsDirectories: [String], stateDirectory: String, virtualStart: Date?, logger: Logger,
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        statusReporter: StatusReporter = .silent, wallClock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.statusReporter = statusReporter
         self.store = store
         self.runner = runner
         self.settings = settings
@@ -174,16 +182,9 @@ public actor Engine {
         }
     }
 
-    /// A one-line summary for systemd's STATUS=. Built on every scheduler tick, so it reads
-    /// the schedule's heap top rather than listing what is pending.
+    /// A one-line summary for systemd's STATUS=.
     public func statusLine() -> String {
-        var line = "\(instances.count) instances, \(catalog.descriptors.count) kinds"
-        if !stacks.isEmpty { line += ", \(stacks.count) stacks" }
-        if let next = nextWake() {
-            line += ", next wake-up \(ISO8601.string(from: next))"
-        }
-        if let virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
-        return line
+        Self.statusLine(currentStatusInputs(next: nextWake()))
     }
 }
 
