@@ -19,6 +19,7 @@ extension Engine {
         }
         try await commit(changes)
         instances[instance.id] = instance
+        instancesOfKind[instance.kind, default: []].insert(instance.id)
         if descriptor.provider != nil { storedRequests[instance.id] = StoredRequest(reason: .initial, wanted: now, sequence: sequence) }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
         if descriptor.provider != nil {
@@ -37,11 +38,12 @@ extension Engine {
     }
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
-        _ = try instance(params.id)
+        let removed = try instance(params.id)
         // The stacks that held it change in the same transaction.
         let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
         try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
         instances[params.id] = nil
+        instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil
         relevance[params.id] = nil
         visibleNow.remove(params.id)
@@ -125,20 +127,24 @@ extension Engine {
         for kind in params.kinds where catalog[kind] == nil {
             throw .unknownKind(kind)
         }
-        let kinds = Set(params.kinds)
-        return try await requestReload(
-            of: instances.values.filter { kinds.contains($0.kind) }, userInitiated: params.userInitiated ?? false)
+        var ids: [InstanceID] = []
+        for kind in Set(params.kinds) where hasProvider(kind) {
+            ids.append(contentsOf: instancesOfKind[kind] ?? [])
+        }
+        return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 
     /// `reloadAllTimelines()`.
     public func reloadAllTimelines(_ params: ReloadAllParams) async throws(RPCError) -> ReloadResult {
-        try await requestReload(of: Array(instances.values), userInitiated: params.userInitiated ?? false)
+        let ids = instances.values.filter { hasProvider($0.kind) }.map(\.id)
+        return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 
-    private func requestReload(of targets: [WidgetInstance], userInitiated: Bool) async throws(RPCError) -> ReloadResult {
+    /// `targets`: instances whose kind has a provider.
+    private func requestReload(of targets: [InstanceID], userInitiated: Bool) async throws(RPCError) -> ReloadResult {
         let now = self.now
         let reason: ReloadReason = userInitiated ? .userInitiated : .requested
-        let ids = targets.filter { hasProvider($0.kind) }.map(\.id).sorted()
+        let ids = targets.sorted()
         // Persist what the scheduler will keep, so a restart reloads the same way. A request
         // that merges into one already stored and still waiting changes nothing durable, so
         // it needs no write: repeated reloads of a kind cost no fsync until the launch.
