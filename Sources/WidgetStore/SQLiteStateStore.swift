@@ -157,6 +157,12 @@ public final class SQLiteStateStore: StateStore {
             }
             try db.drop(table: "timeline_v1")
         }
+        // After v6 (registered by its own change); named v7 so the two never collide.
+        migrator.registerMigration("v7-reload-date-index") { db in
+            // Every launch prunes reload history past the budget window by date; without an
+            // index that DELETE read the whole table each time.
+            try db.create(index: "reload_date", on: "reload", columns: ["date"])
+        }
         return migrator
     }
 

@@ -33,6 +33,26 @@ extension Integration {
             #expect(fixture.notify?.wait(for: expected, timeout: 10) != nil)
         }
 
+        /// systemd always reads NOTIFY_SOCKET; a test harness or a wrapper may not. Its queue
+        /// holds 10 datagrams, after which `sd_notify` blocks: before STATUS= was paced and
+        /// sent off the loop, the 11th status change stopped the scheduler loop for good.
+        @Test func anUnreadNotifySocketHoldsUpNothing() throws {
+            let fixture = try DaemonFixture()
+            try fixture.counterWidget()
+            try fixture.start(clock: nil)
+            // From here on nothing reads the notify socket. Every add changes STATUS=, and on
+            // the real clock the scheduler loop launches the first loads.
+            var ids: [String] = []
+            for _ in 0..<15 { ids.append(try fixture.add("test.counter")) }
+            var loaded: Set<String> = []
+            for _ in 0..<3000 where loaded.count < ids.count {
+                let list = fixture.ctl("--json", "list").array
+                loaded = Set(list.filter { $0["hasTimeline"] as? Bool == true }.compactMap { $0["id"] as? String })
+                if loaded.count < ids.count { usleep(20_000) }
+            }
+            #expect(loaded == Set(ids))
+        }
+
         @Test func watchdogPingsComeFromTheSchedulerLoop() throws {
             let fixture = try DaemonFixture()
             try fixture.counterWidget()

@@ -35,7 +35,7 @@ struct Daemon {
         let engine = Engine(
             store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders), settings: settings,
             catalog: catalog, widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory,
-            virtualStart: options.virtualStart, logger: logger)
+            virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier))
         try await engine.restore()
 
         let server = try await ControlServer.listen(
@@ -86,6 +86,8 @@ struct ReadinessService: Service {
         notifier.ready(status: await engine.statusLine())
         logger.info("widgetd ready")
         try? await gracefulShutdown()
+        // STOPPING=1 carries the last status; no paced STATUS= may follow it.
+        engine.statusReporter.close()
         notifier.stopping()
         // Before the socket drains: no new launches, running providers killed, so a long
         // `clock advance` ends instead of holding the shutdown.

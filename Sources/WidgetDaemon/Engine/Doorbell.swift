@@ -22,6 +22,14 @@ final class Doorbell: Sendable {
         waiter?.resume()
     }
 
+    /// Consumes a ring nobody has waited for yet; tells a test whether a change rang.
+    func takeRing() -> Bool {
+        state.withLock { state in
+            defer { state.rung = false }
+            return state.rung
+        }
+    }
+
     /// Returns on a ring, after `timeout`, or on cancellation, whichever comes first.
     func wait(upTo timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in

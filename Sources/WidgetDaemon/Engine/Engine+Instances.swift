@@ -19,13 +19,14 @@ extension Engine {
         }
         try await commit(changes)
         instances[instance.id] = instance
+        instancesOfKind[instance.kind, default: []].insert(instance.id)
         if descriptor.provider != nil { storedRequests[instance.id] = StoredRequest(reason: .initial, wanted: now, sequence: sequence) }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
         if descriptor.provider != nil {
             scheduler.request(instance.id, reason: .initial, at: now)
         }
         logger.info("instance added", metadata: ["instance": "\(instance.id)", "kind": "\(instance.kind)", "family": "\(family.rawValue)"])
-        doorbell.ring()
+        scheduleChanged()
         if let stack = params.stack {
             _ = try await addToStack(StackAddParams(name: stack, instances: [instance.id]))
         }
@@ -37,11 +38,12 @@ extension Engine {
     }
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
-        _ = try instance(params.id)
+        let removed = try instance(params.id)
         // The stacks that held it change in the same transaction.
         let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
         try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
         instances[params.id] = nil
+        instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil
         relevance[params.id] = nil
         visibleNow.remove(params.id)
@@ -59,7 +61,7 @@ extension Engine {
             events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(updated)))
         }
         await evaluateDirtyStacks()
-        doorbell.ring()
+        scheduleChanged()
         return RemoveResult(removed: params.id)
     }
 
@@ -95,7 +97,7 @@ extension Engine {
         dirtyStacks.formUnion(stacks(containing: instance.id))
         if reload { scheduler.request(instance.id, reason: .configuration, at: now) }
         logger.info("instance configured", metadata: ["instance": "\(instance.id)", "configuration": "\(JSONValue.object(instance.configuration).compactText)"])
-        doorbell.ring()
+        scheduleChanged()
         return info(instance)
     }
 
@@ -113,7 +115,7 @@ extension Engine {
         install(params.timeline, for: instance, receivedAt: now, fromProvider: false, history: history)
         logger.info("timeline pushed", metadata: ["instance": "\(instance.id)", "entries": "\(params.timeline.entries.count)"])
         await evaluateDirtyStacks()
-        doorbell.ring()
+        scheduleChanged()
         return PushResult(
             instance: instance.id, entries: params.timeline.entries.count,
             nextReload: scheduler.pendingReload(for: instance.id)?.due)
@@ -125,20 +127,24 @@ extension Engine {
         for kind in params.kinds where catalog[kind] == nil {
             throw .unknownKind(kind)
         }
-        let kinds = Set(params.kinds)
-        return try await requestReload(
-            of: instances.values.filter { kinds.contains($0.kind) }, userInitiated: params.userInitiated ?? false)
+        var ids: [InstanceID] = []
+        for kind in Set(params.kinds) where hasProvider(kind) {
+            ids.append(contentsOf: instancesOfKind[kind] ?? [])
+        }
+        return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 
     /// `reloadAllTimelines()`.
     public func reloadAllTimelines(_ params: ReloadAllParams) async throws(RPCError) -> ReloadResult {
-        try await requestReload(of: Array(instances.values), userInitiated: params.userInitiated ?? false)
+        let ids = instances.values.filter { hasProvider($0.kind) }.map(\.id)
+        return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 
-    private func requestReload(of targets: [WidgetInstance], userInitiated: Bool) async throws(RPCError) -> ReloadResult {
+    /// `targets`: instances whose kind has a provider.
+    private func requestReload(of targets: [InstanceID], userInitiated: Bool) async throws(RPCError) -> ReloadResult {
         let now = self.now
         let reason: ReloadReason = userInitiated ? .userInitiated : .requested
-        let ids = targets.filter { hasProvider($0.kind) }.map(\.id).sorted()
+        let ids = targets.sorted()
         // Persist what the scheduler will keep, so a restart reloads the same way. A request
         // that merges into one already stored and still waiting changes nothing durable, so
         // it needs no write: repeated reloads of a kind cost no fsync until the launch.
@@ -161,7 +167,7 @@ extension Engine {
         logger.log(
             level: kept.isEmpty ? .debug : .info, "reload requested",
             metadata: ["instances": "\(ids.count)", "new": "\(kept.count)", "reason": "\(reason.rawValue)"])
-        doorbell.ring()
+        scheduleChanged()
         return ReloadResult(instances: ids)
     }
 

@@ -29,10 +29,14 @@ extension Engine {
     }
 
     /// Called by the scheduler loop: process what is due and say when to wake next.
+    /// Notes when the loop will wake, so requests ring it only for something earlier.
     public func tick() async -> (next: Date?, now: Date, virtual: Bool) {
         processDue()
         await evaluateDirtyStacks()
-        return (nextWake(), now, isVirtual)
+        let next = nextWake()
+        loopWakesAt = next
+        publishStatus(next: next)
+        return (next, now, isVirtual)
     }
 
     /// The earliest instant anything is due: a reload, an entry change, or a stack recheck.

@@ -19,6 +19,8 @@ public actor Engine {
     var catalog: DescriptorCatalog
     var scheduler: ReloadScheduler
     var instances: [InstanceID: WidgetInstance] = [:]
+    /// The ids of each kind's instances, so `reloadTimelines(ofKind:)` does not scan them all.
+    var instancesOfKind: [String: Set<InstanceID>] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
@@ -52,14 +54,22 @@ public actor Engine {
     var advancing = false
     var stopping = false
     let doorbell = Doorbell()
+    /// When the scheduler loop wakes by itself next (nil: only when rung). A request rings it
+    /// only when something comes due before that, not on every change.
+    var loopWakesAt: Date?
+    /// What the last STATUS= text was built from, so an unchanged summary is not rebuilt.
+    var statusInputs: StatusInputs?
+    /// STATUS= for systemd, paced and sent off the loop.
+    public nonisolated let statusReporter: StatusReporter
     /// Entry changes, reloads, rotations and stack changes, for subscribers.
     public nonisolated let events = EventHub()
 
     public init(
         store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,
         widgetsDirectories: [String], stateDirectory: String, virtualStart: Date?, logger: Logger,
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        statusReporter: StatusReporter = .silent, wallClock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.statusReporter = statusReporter
         self.store = store
         self.runner = runner
         self.settings = settings
@@ -88,6 +98,7 @@ public actor Engine {
         scheduler.reserveCapacity(state.instances.count)
         for instance in state.instances {
             instances[instance.id] = instance
+            instancesOfKind[instance.kind, default: []].insert(instance.id)
             scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
             if let dates = state.budgetedReloads[instance.id] {
                 scheduler.restoreHistory(instance.id, dates: dates)
@@ -177,16 +188,9 @@ public actor Engine {
         }
     }
 
-    /// A one-line summary for systemd's STATUS=. Built on every scheduler tick, so it reads
-    /// the schedule's heap top rather than listing what is pending.
+    /// A one-line summary for systemd's STATUS=.
     public func statusLine() -> String {
-        var line = "\(instances.count) instances, \(catalog.descriptors.count) kinds"
-        if !stacks.isEmpty { line += ", \(stacks.count) stacks" }
-        if let next = nextWake() {
-            line += ", next wake-up \(ISO8601.string(from: next))"
-        }
-        if let virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
-        return line
+        Self.statusLine(currentStatusInputs(next: nextWake()))
     }
 }
 

@@ -108,6 +108,11 @@ public struct RequestRouter: Sendable {
         encode(RPCSuccess(id: id, result: result))
     }
 
+    /// The hot answers (reload, donate) skip `JSONEncoder`; the bytes are the same.
+    static func reply<R: DirectJSONEncodable>(_ id: RPCID?, _ result: R) -> Data {
+        RPCSuccess(id: id, result: result).directJSON()
+    }
+
     static func encode<T: Encodable>(_ value: T) -> Data {
         (try? WidgetJSON.encoder.encode(value))
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: answer not encodable"}}"#.utf8)

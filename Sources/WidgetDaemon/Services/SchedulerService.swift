@@ -20,15 +20,10 @@ public struct SchedulerService: Service {
         let ping = notifier.watchdogPingInterval()
         if let ping { logger.info("watchdog enabled", metadata: ["ping": "\(ping)"]) }
         await cancelWhenGracefulShutdown {
-            var lastStatus = ""
             while !Task.isCancelled {
+                // The tick hands STATUS= to the engine's reporter, which paces it off this loop.
                 let (next, now, virtual) = await engine.tick()
                 if ping != nil { notifier.watchdog() }
-                let status = await engine.statusLine()
-                if status != lastStatus {
-                    notifier.status(status)
-                    lastStatus = status
-                }
                 // Virtual time moves only when told, so then only the doorbell or the watchdog wakes us.
                 var wait: Duration = .seconds(3600)
                 if let next, !virtual {
