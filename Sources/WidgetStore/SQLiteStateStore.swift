@@ -157,6 +157,7 @@ public final class SQLiteStateStore: StateStore {
             }
             try db.drop(table: "timeline_v1")
         }
+        migrator.registerMigration("v6-relevance-rows", migrate: migrateRelevanceToRows)
         return migrator
     }
 
@@ -271,10 +272,7 @@ public final class SQLiteStateStore: StateStore {
             for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
                 state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
             }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, json FROM relevance") {
-                let text: String = row["json"]
-                state.relevance[row["instance"]] = try WidgetJSON.decoder.decode(RelevanceHistory.self, from: Data(text.utf8))
-            }
+            state.settledRelevance = try Self.loadSettledRelevance(db)
             return state
         }
     }
@@ -381,11 +379,8 @@ public final class SQLiteStateStore: StateStore {
                 "INSERT OR REPLACE INTO visibility (instance, lastVisible) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
                 [id, lastVisible.timeIntervalSince1970, id]
             )]
-        case .putRelevance(let id, let history):
-            return [(
-                "INSERT OR REPLACE INTO relevance (instance, json) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
-                [id, try json(history), id]
-            )]
+        case .updateRelevance(let id, let change):
+            return relevanceStatements(id, change)
         }
     }
 }

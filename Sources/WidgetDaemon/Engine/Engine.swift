@@ -91,14 +91,10 @@ public actor Engine {
             }
             if let stored = state.timelines[instance.id] {
                 timelines[instance.id] = stored
-                if let history = state.relevance[instance.id] {
-                    relevance[instance.id] = history
-                } else {
-                    var history = RelevanceHistory()
-                    history.install(stored.timeline, at: stored.receivedAt)
-                    // Most timelines carry no relevance: no entry at all costs nothing per instance.
-                    if !history.samples.isEmpty { relevance[instance.id] = history }
-                }
+                var history = RelevanceHistory(settled: state.settledRelevance[instance.id] ?? [], timeline: stored.timeline)
+                history.prune(before: now.addingTimeInterval(-rotationSettings.relevanceWindow), now: now)
+                // Most timelines carry no relevance: no entry at all costs nothing per instance.
+                if !history.isEmpty { relevance[instance.id] = history }
                 scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
             }
