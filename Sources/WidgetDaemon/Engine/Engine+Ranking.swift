@@ -22,9 +22,9 @@ extension Engine {
         StackRanking.rank(inputs, at: now, settings: rotationSettings, affinity: affinityModel, calendar: calendar)
     }
 
-    func matchedDonations(_ instance: WidgetInstance) -> [Donation] {
+    func matchedDonations(_ instance: WidgetInstance) -> [LocalDonation] {
         guard let schema = catalog[instance.kind]?.intent else { return [] }
-        return donations.filter { $0.matches(schema, configuration: instance.configuration) }
+        return donations.filter { $0.donation.matches(schema, configuration: instance.configuration) }
     }
 
     /// Re-evaluates every stack something has touched since the last evaluation.
@@ -89,7 +89,7 @@ extension Engine {
             intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? now, id: params.id,
             group: params.group)
         try await commit([.putDonation(donation)])
-        donations.append(donation)
+        donations.append(LocalDonation(donation, calendar: calendar))
         let matched = instances.values.filter { instance in
             catalog[instance.kind]?.intent.map { donation.matches($0, configuration: instance.configuration) } ?? false
         }.map(\.id).sorted()
@@ -106,9 +106,9 @@ extension Engine {
         case (nil, nil, true): selected = { _ in true }
         default: throw .invalidParams("params: give exactly one of id, group or all")
         }
-        let deleted = donations.filter(selected)
+        let deleted = donations.map(\.donation).filter(selected)
         try await commit([.deleteDonations(id: params.id, group: params.group)])
-        donations.removeAll(where: selected)
+        donations.removeAll { selected($0.donation) }
         // Deletion removes their influence at once.
         for instance in instances.values where !deleted.isEmpty {
             if let schema = catalog[instance.kind]?.intent, deleted.contains(where: { $0.matches(schema, configuration: instance.configuration) }) {

@@ -32,7 +32,8 @@ public actor Engine {
     var lastRequestSequence: Int64 = 0
     // Smart Stacks.
     var stacks: [String: StackState] = [:]
-    var donations: [Donation] = []
+    /// Each with its local time read once in `calendar` (affinity reads it at every evaluation).
+    var donations: [LocalDonation] = []
     var relevance: [InstanceID: RelevanceHistory] = [:]
     var affinityModel = DonationAffinity()
     /// Time of day and weekends are read in the daemon's time zone (TZ).
@@ -115,7 +116,7 @@ public actor Engine {
             stacks[stack.name] = stack
             dirtyStacks.insert(stack.name)
         }
-        donations = state.donations
+        donations = state.donations.map { LocalDonation($0, calendar: calendar) }
         lastVisible = state.lastVisible
         logger.info(
             "state restored",
