@@ -44,6 +44,7 @@ extension Engine {
         instances[params.id] = nil
         storedRequests[params.id] = nil
         relevance[params.id] = nil
+        matchedDonationCache[params.id] = nil
         visibleNow.remove(params.id)
         lastVisible[params.id] = nil
         timelines[params.id] = nil

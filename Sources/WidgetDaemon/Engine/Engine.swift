@@ -34,6 +34,10 @@ public actor Engine {
     var stacks: [String: StackState] = [:]
     /// Each with its local time read once in `calendar` (affinity reads it at every evaluation).
     var donations: [LocalDonation] = []
+    /// Each instance's matching donations, as last matched (see `matchedDonations`), and a
+    /// count of donation changes that tells a stale entry.
+    var matchedDonationCache: [InstanceID: MatchedDonations] = [:]
+    var donationGeneration = 0
     var relevance: [InstanceID: RelevanceHistory] = [:]
     var affinityModel = DonationAffinity()
     /// Time of day and weekends are read in the daemon's time zone (TZ).
