@@ -157,7 +157,7 @@ public final class SQLiteStateStore: StateStore {
             }
             try db.drop(table: "timeline_v1")
         }
-        // After v6 (registered by its own change); named v7 so the two never collide.
+        migrator.registerMigration("v6-relevance-rows", migrate: migrateRelevanceToRows)
         migrator.registerMigration("v7-reload-date-index") { db in
             // Every launch prunes reload history past the budget window by date; without an
             // index that DELETE read the whole table each time.
@@ -280,10 +280,7 @@ public final class SQLiteStateStore: StateStore {
             for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
                 state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
             }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, json FROM relevance") {
-                let text: String = row["json"]
-                state.relevance[row["instance"]] = try WidgetJSON.decoder.decode(RelevanceHistory.self, from: Data(text.utf8))
-            }
+            state.settledRelevance = try Self.loadSettledRelevance(db)
             return state
         }
     }
@@ -390,11 +387,8 @@ public final class SQLiteStateStore: StateStore {
                 "INSERT OR REPLACE INTO visibility (instance, lastVisible) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
                 [id, lastVisible.timeIntervalSince1970, id]
             )]
-        case .putRelevance(let id, let history):
-            return [(
-                "INSERT OR REPLACE INTO relevance (instance, json) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
-                [id, try json(history), id]
-            )]
+        case .updateRelevance(let id, let change):
+            return relevanceStatements(id, change)
         }
     }
 }

@@ -35,8 +35,10 @@ public enum StoreChange: Sendable {
     case appendDecision(RotationDecision)
     /// Keeps the newest `keep` decisions.
     case pruneDecisions(keep: Int)
-    /// An instance's relevance score history (semantics.md, Relevance 2).
-    case putRelevance(InstanceID, RelevanceHistory)
+    /// An instance's settled relevance samples changed (semantics.md, Relevance 2): rows
+    /// appended and deleted, never the whole history rewritten. The current timeline's
+    /// samples are its entries, stored with `putTimeline`.
+    case updateRelevance(InstanceID, RelevanceRowChange)
     /// When a host last showed the instance.
     case putVisibility(InstanceID, lastVisible: Date)
 }
@@ -50,7 +52,8 @@ public struct PersistedState: Sendable {
     public var requests: [InstanceID: StoredRequest] = [:]
     public var stacks: [StackState] = []
     public var donations: [Donation] = []
-    public var relevance: [InstanceID: RelevanceHistory] = [:]
+    /// Settled relevance samples per instance, in date order (`RelevanceHistory.settled`).
+    public var settledRelevance: [InstanceID: [RelevanceSample]] = [:]
     public var lastVisible: [InstanceID: Date] = [:]
 
     public init() {}

@@ -77,6 +77,31 @@ extension Integration {
             #expect(reasons.last == "returnToUserChoice")
         }
 
+        /// Matched donations are kept per instance between evaluations; a configuration change
+        /// matches them again.
+        @Test func reconfiguringAnInstanceMatchesTheDonationsAgain() throws {
+            let fixture = try Self.start()
+            let center = WidgetCenter(socketPath: fixture.socketPath)
+            let small = try fixture.add("com.example.random-number", "maxNumber=10")
+            let large = try fixture.add("com.example.random-number", "maxNumber=150")
+            #expect(fixture.ctl("stack", "create", "numbers").status == 0)
+            #expect(fixture.ctl("stack", "add", "numbers", small, large).status == 0)
+            #expect(fixture.ctl("clock", "advance", "30m").status == 0)
+            let monday = ISO8601DateFormatter().date(from: "2026-01-05T09:30:00Z")!
+            for day in [1, 2, 5] {
+                _ = try center.donate(
+                    intentType: "RandomNumber", parameters: ["maxNumber": .integer(150)], date: monday.addingTimeInterval(-Double(day) * 86400))
+            }
+            func affinity(_ id: String) -> Double {
+                let candidates = fixture.ctl("--json", "explain", "numbers").object["candidates"] as? [[String: Any]]
+                return candidates?.first { $0["instance"] as? String == id }?["affinity"] as? Double ?? -1
+            }
+            #expect(affinity(large) > 0 && affinity(small) == 0)
+            #expect(fixture.ctl("configure", large, "--set", "maxNumber=10").status == 0)
+            #expect(fixture.ctl("configure", small, "--set", "maxNumber=150").status == 0)
+            #expect(affinity(large) == 0 && affinity(small) > 0)
+        }
+
         @Test func smartRotateOffLeavesTheTopToTheUser() throws {
             let fixture = try Self.start()
             #expect(fixture.ctl("stack", "create", "manual", "--no-smart-rotate").status == 0)

@@ -3,7 +3,7 @@ import Testing
 import WidgetCore
 import WidgetStore
 
-/// The v2 tables: stacks, donations, the decision log and relevance history survive a reopen.
+/// The v2 tables: stacks, donations, the decision log and (v6) relevance rows survive a reopen.
 @Suite struct SmartStackStoreTests {
     let directory: String = {
         var template = Array("/tmp/wst-XXXXXX".utf8CString)
@@ -25,12 +25,11 @@ import WidgetStore
         let instance = WidgetInstance(id: "a", kind: "k", family: .systemSmall, configuration: [:], created: t0)
         var stack = StackState(name: "home", instances: ["a", "b"])
         stack.swipe(to: "b", at: t0, hold: 3600)
-        var history = RelevanceHistory()
-        history.install(Timeline(entries: [TimelineEntry(date: t0, content: .null, relevance: EntryRelevance(score: 2, duration: 60))], policy: .never), at: t0)
+        let settled = [RelevanceSample(date: t0 - 60, score: 4, duration: 0), RelevanceSample(date: t0, score: 2, duration: 60)]
         do {
             let store = try SQLiteStateStore(directory: directory)
             try await store.apply([
-                .putInstance(instance), .putStack(stack), .putRelevance("a", history),
+                .putInstance(instance), .putStack(stack), .updateRelevance("a", RelevanceRowChange(added: settled)),
                 .putDonation(donation("d1", group: "g", minutes: 0)), .putDonation(donation("d2", group: "g", minutes: 1)),
                 .putDonation(donation("d3", group: nil, minutes: 2)),
             ])
@@ -40,7 +39,7 @@ import WidgetStore
         let store = try SQLiteStateStore(directory: directory)
         let state = try await store.load()
         #expect(state.stacks == [stack])
-        #expect(state.relevance["a"] == history)
+        #expect(state.settledRelevance["a"] == settled)
         #expect(state.donations.map(\.id) == ["d1", "d2", "d3"])
 
         let all = try await store.decisions(stack: nil, since: nil, limit: 100)
@@ -58,6 +57,6 @@ import WidgetStore
         // Removing the instance removes its relevance history.
         try await store.apply([.deleteInstance("a"), .deleteStack("home")])
         let after = try await store.load()
-        #expect(after.relevance.isEmpty && after.stacks.isEmpty)
+        #expect(after.settledRelevance.isEmpty && after.stacks.isEmpty)
     }
 }

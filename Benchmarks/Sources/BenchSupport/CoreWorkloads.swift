@@ -197,7 +197,8 @@ public final class RotationWorkload: @unchecked Sendable {
     public init(stacks: Int = 10_000, perStack: Int = 10, seed: UInt64 = 0x57AC) {
         stackCount = stacks
         self.perStack = perStack
-        calendar = Calendar.current
+        let calendar = Calendar.current
+        self.calendar = calendar
         now = coreEpoch
         var random = CoreRandom(seed: seed)
         var inputs: [[RankingInput]] = []
@@ -212,7 +213,9 @@ public final class RotationWorkload: @unchecked Sendable {
                 let history = RotationWorkload.history(&random)
                 let donations = RotationWorkload.donations(&random, counter: &donationCount)
                 samples += history.samples.count
-                members.append(RankingInput(instance: id, history: history, matchedDonations: donations))
+                // Local times are read when donations are loaded, as the daemon does.
+                members.append(RankingInput(
+                    instance: id, history: history, matchedDonations: donations.map { LocalDonation($0, calendar: calendar) }))
             }
             inputs.append(members)
             states.append(StackState(name: "stack-\(stack)", instances: members.map(\.instance)))

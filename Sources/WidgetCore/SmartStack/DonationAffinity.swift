@@ -27,22 +27,35 @@ public struct DonationAffinity: Sendable, Hashable, Codable {
     public func affinity(
         at now: Date, donations: [Donation], calendar: Calendar
     ) -> (value: Double, contributions: [(donation: Donation, weight: Double)]) {
-        let moment = slotStart(now)
-        let nowSeconds = secondsOfDay(moment, calendar)
-        let nowWeekend = calendar.isDateInWeekend(moment)
+        // No donation, no affinity: 1 - exp(0) is 0, and the calendar need not be read.
+        guard !donations.isEmpty else { return (0, []) }
+        return affinity(atSlot: slotTime(now, calendar: calendar), donations: donations.map { LocalDonation($0, calendar: calendar) })
+    }
+
+    /// The local time of the slot containing `now`: what `affinity(atSlot:donations:)` takes,
+    /// read once for every instance of a stack.
+    public func slotTime(_ now: Date, calendar: Calendar) -> LocalTime {
+        LocalTime(slotStart(now), calendar: calendar)
+    }
+
+    /// The affinity in the slot that starts at `moment.date`, from donations whose local time
+    /// was read once (see `LocalTime`).
+    public func affinity(
+        atSlot moment: LocalTime, donations: [LocalDonation]
+    ) -> (value: Double, contributions: [(donation: Donation, weight: Double)]) {
         var sum = 0.0
         var contributions: [(Donation, Double)] = []
         // Donations count from the slot after their date, like every other change of affinity,
         // so the daemon's slot recheck sees them exactly when they start to count.
-        for donation in donations where donation.date <= moment && moment.timeIntervalSince(donation.date) <= horizon {
-            var delta = abs(secondsOfDay(donation.date, calendar) - nowSeconds)
+        for local in donations where local.time.date <= moment.date && moment.date.timeIntervalSince(local.time.date) <= horizon {
+            var delta = abs(local.time.secondsOfDay - moment.secondsOfDay)
             delta = min(delta, 86400 - delta)
             let timeOfDay = exp(-0.5 * pow(delta / spread, 2))
-            let dayType = calendar.isDateInWeekend(donation.date) == nowWeekend ? 1 : otherDayTypeWeight
+            let dayType = local.time.weekend == moment.weekend ? 1 : otherDayTypeWeight
             // Age is read at the slot start too, so the value holds for the whole slot.
-            let recency = pow(0.5, max(0, moment.timeIntervalSince(donation.date)) / halfLife)
+            let recency = pow(0.5, max(0, moment.date.timeIntervalSince(local.time.date)) / halfLife)
             let weight = timeOfDay * dayType * recency
-            if weight > 1e-4 { contributions.append((donation, weight)) }
+            if weight > 1e-4 { contributions.append((local.donation, weight)) }
             sum += weight
         }
         contributions.sort { $0.1 > $1.1 }
@@ -57,10 +70,5 @@ public struct DonationAffinity: Sendable, Hashable, Codable {
     /// When the affinity may next change: the next slot boundary.
     public func nextChange(after now: Date) -> Date {
         slotStart(now).addingTimeInterval(slot)
-    }
-
-    private func secondsOfDay(_ date: Date, _ calendar: Calendar) -> Double {
-        let start = calendar.startOfDay(for: date)
-        return date.timeIntervalSince(start)
     }
 }

@@ -23,45 +23,77 @@ public struct CurrentRelevance: Sendable, Hashable, Codable {
     public var until: Date?
 }
 
-/// The relevance scores of one instance over time (semantics.md, Relevance): samples of its
-/// past timelines that became current, plus every sample of its current timeline. Pure.
-public struct RelevanceHistory: Sendable, Hashable, Codable {
-    public private(set) var samples: [RelevanceSample] = []
+/// The relevance scores of one instance over time (semantics.md, Relevance). Pure.
+///
+/// Ranking needs two things of the past: the score in force (the newest sample at or before
+/// now) and the instance's best score in the window, for relative relevance. So the history
+/// is held in two parts:
+/// - `timeline`: every sample of the current timeline. A new timeline may still supersede
+///   them, so they are kept as they are (they are the timeline's own entries anyway).
+/// - `settled`: what is left of earlier timelines, which nothing rewrites any more. Of these
+///   only the samples that can still be the best of some window are kept: each one scores
+///   higher than every later settled sample. A sample outscored (or equalled) by a later one
+///   can never be the best again, since the later one stays in every window it is in. The
+///   newest settled sample is always kept, because it may still be in force.
+///
+/// So memory follows how often an instance's best score falls, not how many reloads it had:
+/// scores that rise and fall over a day leave a handful of settled samples per window.
+public struct RelevanceHistory: Sendable, Hashable {
+    /// Earlier timelines' samples that can still be a window's best, in date order with
+    /// strictly falling scores. All are dated before the current timeline's samples.
+    public private(set) var settled: [RelevanceSample] = []
+    /// The current timeline's samples, in date order.
+    public private(set) var timeline: [RelevanceSample] = []
 
+    /// A history whose samples all belong to the current timeline (nothing settled yet).
     public init(samples: [RelevanceSample] = []) {
-        self.samples = samples.sorted { $0.date < $1.date }
+        timeline = samples.sorted { $0.date < $1.date }
     }
+
+    /// A history restored from what a store keeps: the settled samples and the current
+    /// timeline (whose relevance-carrying entries are its samples).
+    public init(settled: [RelevanceSample], timeline: Timeline?) {
+        for sample in settled.sorted(by: { $0.date < $1.date }) { settle(sample) }
+        self.timeline = timeline.map(Self.samples(of:)) ?? []
+    }
+
+    /// Every sample held, in date order.
+    public var samples: [RelevanceSample] { settled + timeline }
+
+    public var isEmpty: Bool { settled.isEmpty && timeline.isEmpty }
 
     /// A new timeline arrived at `now`. The old samples that never became current (dated after
     /// `now`) are forgotten; when the new timeline already covers `now` (its first entry is
     /// dated at or before it), it supersedes the old one from that first entry on. Otherwise the
-    /// score in force goes on until the new entries begin. The new samples are added.
+    /// score in force goes on until the new entries begin. What is left of the old timeline
+    /// settles, and the new samples become the current timeline.
     public mutating func install(_ timeline: Timeline, at now: Date) {
         let supersededFrom = timeline.entries.first.map(\.date).flatMap { $0 <= now ? $0 : nil }
-        samples.removeAll { sample in
+        let gone = { (sample: RelevanceSample) in
             sample.date > now || (supersededFrom.map { sample.date >= $0 } ?? false)
         }
-        let fresh = timeline.entries.compactMap { entry in
-            entry.relevance.map { RelevanceSample(date: entry.date, score: $0.score, duration: $0.duration) }
-        }
-        // Within the new timeline, an entry already current at `now` replaces older samples at
-        // the same date; later ones simply follow.
-        samples.removeAll { sample in fresh.contains { $0.date == sample.date } }
-        samples.append(contentsOf: fresh)
-        samples.sort { $0.date < $1.date }
+        // Only a timeline that starts before the current one's samples reaches the settled
+        // ones; it removes those it supersedes, as before. (A lower score that one of them had
+        // outscored is not brought back: it was already forgotten.)
+        settled.removeAll(where: gone)
+        for sample in self.timeline where !gone(sample) { settle(sample) }
+        // Every surviving old sample is dated before the new timeline's entries (see `gone`),
+        // so the new samples follow them without replacing any.
+        self.timeline = Self.samples(of: timeline)
     }
 
-    /// Drops samples older than `retention` before `now`, keeping the newest one at or before
-    /// `now` (it may still be in force: a score with duration 0 holds until the next).
+    /// Drops samples older than `cutoff`, keeping the newest one at or before `now` (it may
+    /// still be in force: a score with duration 0 holds until the next).
     public mutating func prune(before cutoff: Date, now: Date) {
-        let inForce = samples.last { $0.date <= now }
-        samples.removeAll { $0.date < cutoff && $0 != inForce }
+        let inForce = newest(atOrBefore: now)
+        settled.removeAll { $0.date < cutoff && $0 != inForce }
+        timeline.removeAll { $0.date < cutoff && $0 != inForce }
     }
 
     /// The score in force at `now`: the latest sample dated at or before `now`, unless its
     /// duration has run out. An entry without relevance changes nothing, so it is not a sample.
     public func current(at now: Date) -> CurrentRelevance? {
-        guard let sample = samples.last(where: { $0.date <= now }) else { return nil }
+        guard let sample = newest(atOrBefore: now) else { return nil }
         if sample.duration > 0 {
             let end = sample.date.addingTimeInterval(sample.duration)
             guard now < end else { return nil }
@@ -70,13 +102,16 @@ public struct RelevanceHistory: Sendable, Hashable, Codable {
         return CurrentRelevance(score: sample.score, since: sample.date, until: nil)
     }
 
-    /// The score relative to this instance's own positive scores in the window (its best is 1):
+    /// The score relative to this instance's own scores in the window (its best is 1):
     /// multiplying all of one instance's scores by a positive constant changes nothing.
     /// 0 when there is no score in force or it is <= 0.
     public func relative(at now: Date, window: TimeInterval) -> Double {
         guard let current = current(at: now), current.score > 0 else { return 0 }
         let start = now.addingTimeInterval(-window)
-        let best = samples.filter { $0.date >= start || $0.date == current.since }.map(\.score).max() ?? current.score
+        // The score in force counts even when its date has left the window.
+        var best = current.score
+        for sample in settled where sample.date >= start || sample.date == current.since { best = max(best, sample.score) }
+        for sample in timeline where sample.date >= start || sample.date == current.since { best = max(best, sample.score) }
         return best > 0 ? min(1, current.score / best) : 0
     }
 
@@ -85,7 +120,25 @@ public struct RelevanceHistory: Sendable, Hashable, Codable {
     public func nextChange(after now: Date) -> Date? {
         var candidates: [Date] = []
         if let current = current(at: now), let until = current.until { candidates.append(until) }
-        if let next = samples.first(where: { $0.date > now }) { candidates.append(next.date) }
+        if let next = settled.first(where: { $0.date > now }) ?? timeline.first(where: { $0.date > now }) {
+            candidates.append(next.date)
+        }
         return candidates.min()
+    }
+
+    private func newest(atOrBefore now: Date) -> RelevanceSample? {
+        timeline.last { $0.date <= now } ?? settled.last { $0.date <= now }
+    }
+
+    /// Appends a sample dated after every settled one, dropping those it outscores or equals.
+    private mutating func settle(_ sample: RelevanceSample) {
+        while let last = settled.last, last.score <= sample.score || last.date >= sample.date { settled.removeLast() }
+        settled.append(sample)
+    }
+
+    private static func samples(of timeline: Timeline) -> [RelevanceSample] {
+        timeline.entries.compactMap { entry in
+            entry.relevance.map { RelevanceSample(date: entry.date, score: $0.score, duration: $0.duration) }
+        }
     }
 }

@@ -42,9 +42,10 @@ public struct RankedCandidate: Sendable, Hashable, Codable {
 public struct RankingInput: Sendable {
     public var instance: InstanceID
     public var history: RelevanceHistory
-    public var matchedDonations: [Donation]
+    /// With their local times already read (see `LocalTime`).
+    public var matchedDonations: [LocalDonation]
 
-    public init(instance: InstanceID, history: RelevanceHistory, matchedDonations: [Donation]) {
+    public init(instance: InstanceID, history: RelevanceHistory, matchedDonations: [LocalDonation]) {
         self.instance = instance
         self.history = history
         self.matchedDonations = matchedDonations
@@ -56,10 +57,17 @@ public enum StackRanking {
     public static func rank(
         _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar
     ) -> [RankedCandidate] {
-        inputs.map { input in
+        // The slot's local time is read once for the stack, and only when some instance has donations.
+        var slot: LocalTime?
+        return inputs.map { input in
             let current = input.history.current(at: now)
             let relative = input.history.relative(at: now, window: settings.relevanceWindow)
-            let (value, contributions) = affinity.affinity(at: now, donations: input.matchedDonations, calendar: calendar)
+            var (value, contributions): (Double, [(donation: Donation, weight: Double)]) = (0, [])
+            if !input.matchedDonations.isEmpty {
+                let moment = slot ?? affinity.slotTime(now, calendar: calendar)
+                slot = moment
+                (value, contributions) = affinity.affinity(atSlot: moment, donations: input.matchedDonations)
+            }
             let eligible = (current?.score ?? 1) > 0
             let rank = eligible ? settings.relevanceWeight * relative + settings.affinityWeight * value : 0
             return RankedCandidate(

@@ -46,6 +46,7 @@ extension Engine {
         instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil
         relevance[params.id] = nil
+        matchedDonationCache[params.id] = nil
         visibleNow.remove(params.id)
         lastVisible[params.id] = nil
         timelines[params.id] = nil
@@ -109,8 +110,8 @@ extension Engine {
     private func pushLocked(_ params: PushParams) async throws(RPCError) -> PushResult {
         let instance = try instance(params.id)
         let now = self.now
-        let history = relevanceAfter(params.timeline, for: instance.id, at: now)
-        try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now), .putRelevance(instance.id, history)])
+        let (history, rows) = relevanceAfter(params.timeline, for: instance.id, at: now)
+        try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now), .updateRelevance(instance.id, rows)])
         guard instances[instance.id] != nil else { throw .unknownInstance(instance.id) }
         install(params.timeline, for: instance, receivedAt: now, fromProvider: false, history: history)
         logger.info("timeline pushed", metadata: ["instance": "\(instance.id)", "entries": "\(params.timeline.entries.count)"])
@@ -174,7 +175,7 @@ extension Engine {
     /// Puts a timeline in memory and in the schedule (after it is stored).
     func install(_ timeline: Timeline, for instance: WidgetInstance, receivedAt: Date, fromProvider: Bool, history: RelevanceHistory) {
         timelines[instance.id] = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
-        relevance[instance.id] = history.samples.isEmpty ? nil : history
+        relevance[instance.id] = history.isEmpty ? nil : history
         dirtyStacks.formUnion(stacks(containing: instance.id))
         scheduler.setPolicyDue(
             instance.id, policyDue(for: instance.kind, timeline, receivedAt: receivedAt, fromProvider: fromProvider))
@@ -183,11 +184,13 @@ extension Engine {
 }
 
 extension Engine {
-    /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window.
-    func relevanceAfter(_ timeline: Timeline, for id: InstanceID, at now: Date) -> RelevanceHistory {
-        var history = relevance[id] ?? RelevanceHistory()
+    /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window,
+    /// and the settled rows to store for it (appended and deleted, not the whole history).
+    func relevanceAfter(_ timeline: Timeline, for id: InstanceID, at now: Date) -> (RelevanceHistory, RelevanceRowChange) {
+        let before = relevance[id] ?? RelevanceHistory()
+        var history = before
         history.install(timeline, at: now)
         history.prune(before: now.addingTimeInterval(-rotationSettings.relevanceWindow), now: now)
-        return history
+        return (history, history.settledChange(since: before))
     }
 }

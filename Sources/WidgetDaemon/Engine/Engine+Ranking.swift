@@ -22,9 +22,20 @@ extension Engine {
         StackRanking.rank(inputs, at: now, settings: rotationSettings, affinity: affinityModel, calendar: calendar)
     }
 
-    func matchedDonations(_ instance: WidgetInstance) -> [Donation] {
+    /// The donations that match the instance. Matching every donation against every instance
+    /// of a stack at every evaluation was most of the daemon's time in the simulated day, so
+    /// the answer is kept until the donations, the configuration or the kind's schema change.
+    func matchedDonations(_ instance: WidgetInstance) -> [LocalDonation] {
         guard let schema = catalog[instance.kind]?.intent else { return [] }
-        return donations.filter { $0.matches(schema, configuration: instance.configuration) }
+        if let cached = matchedDonationCache[instance.id], cached.generation == donationGeneration,
+            cached.schema == schema, cached.configuration == instance.configuration
+        {
+            return cached.donations
+        }
+        let matched = donations.filter { $0.donation.matches(schema, configuration: instance.configuration) }
+        matchedDonationCache[instance.id] = MatchedDonations(
+            generation: donationGeneration, schema: schema, configuration: instance.configuration, donations: matched)
+        return matched
     }
 
     /// Re-evaluates every stack something has touched since the last evaluation.
@@ -89,7 +100,8 @@ extension Engine {
             intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? now, id: params.id,
             group: params.group)
         try await commit([.putDonation(donation)])
-        donations.append(donation)
+        donations.append(LocalDonation(donation, calendar: calendar))
+        donationGeneration += 1
         let matched = instances.values.filter { instance in
             catalog[instance.kind]?.intent.map { donation.matches($0, configuration: instance.configuration) } ?? false
         }.map(\.id).sorted()
@@ -106,9 +118,10 @@ extension Engine {
         case (nil, nil, true): selected = { _ in true }
         default: throw .invalidParams("params: give exactly one of id, group or all")
         }
-        let deleted = donations.filter(selected)
+        let deleted = donations.map(\.donation).filter(selected)
         try await commit([.deleteDonations(id: params.id, group: params.group)])
-        donations.removeAll(where: selected)
+        donations.removeAll { selected($0.donation) }
+        donationGeneration += 1
         // Deletion removes their influence at once.
         for instance in instances.values where !deleted.isEmpty {
             if let schema = catalog[instance.kind]?.intent, deleted.contains(where: { $0.matches(schema, configuration: instance.configuration) }) {
@@ -164,4 +177,12 @@ extension Engine {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// An instance's matching donations and what they were matched against.
+struct MatchedDonations {
+    var generation: Int
+    var schema: IntentSchema
+    var configuration: [String: JSONValue]
+    var donations: [LocalDonation]
 }

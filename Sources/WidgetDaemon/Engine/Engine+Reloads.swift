@@ -156,9 +156,9 @@ extension Engine {
             changes.append(.recordReload(member.id, date: batch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
             if case .timeline(let timeline) = result {
                 changes.append(.putTimeline(member.id, timeline, receivedAt: receivedAt))
-                let history = relevanceAfter(timeline, for: member.id, at: receivedAt)
+                let (history, rows) = relevanceAfter(timeline, for: member.id, at: receivedAt)
                 histories[member.id] = history
-                changes.append(.putRelevance(member.id, history))
+                if !rows.isEmpty { changes.append(.updateRelevance(member.id, rows)) }
                 if let sequence = consumed[member.id] { changes.append(.deleteRequest(member.id, sequence: sequence)) }
             }
         }
@@ -179,7 +179,7 @@ extension Engine {
                 lastErrors[member.id] = nil
                 install(
                     timeline, for: current, receivedAt: receivedAt, fromProvider: true,
-                    history: histories[member.id] ?? relevanceAfter(timeline, for: member.id, at: receivedAt))
+                    history: histories[member.id] ?? relevanceAfter(timeline, for: member.id, at: receivedAt).0)
                 scheduler.completed(
                     member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
                 reloaded.append(member.id)

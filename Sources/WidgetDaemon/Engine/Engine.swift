@@ -34,7 +34,12 @@ public actor Engine {
     var lastRequestSequence: Int64 = 0
     // Smart Stacks.
     var stacks: [String: StackState] = [:]
-    var donations: [Donation] = []
+    /// Each with its local time read once in `calendar` (affinity reads it at every evaluation).
+    var donations: [LocalDonation] = []
+    /// Each instance's matching donations, as last matched (see `matchedDonations`), and a
+    /// count of donation changes that tells a stale entry.
+    var matchedDonationCache: [InstanceID: MatchedDonations] = [:]
+    var donationGeneration = 0
     var relevance: [InstanceID: RelevanceHistory] = [:]
     var affinityModel = DonationAffinity()
     /// Time of day and weekends are read in the daemon's time zone (TZ).
@@ -105,14 +110,10 @@ public actor Engine {
             }
             if let stored = state.timelines[instance.id] {
                 timelines[instance.id] = stored
-                if let history = state.relevance[instance.id] {
-                    relevance[instance.id] = history
-                } else {
-                    var history = RelevanceHistory()
-                    history.install(stored.timeline, at: stored.receivedAt)
-                    // Most timelines carry no relevance: no entry at all costs nothing per instance.
-                    if !history.samples.isEmpty { relevance[instance.id] = history }
-                }
+                var history = RelevanceHistory(settled: state.settledRelevance[instance.id] ?? [], timeline: stored.timeline)
+                history.prune(before: now.addingTimeInterval(-rotationSettings.relevanceWindow), now: now)
+                // Most timelines carry no relevance: no entry at all costs nothing per instance.
+                if !history.isEmpty { relevance[instance.id] = history }
                 scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
             }
@@ -133,7 +134,7 @@ public actor Engine {
             stacks[stack.name] = stack
             dirtyStacks.insert(stack.name)
         }
-        donations = state.donations
+        donations = state.donations.map { LocalDonation($0, calendar: calendar) }
         lastVisible = state.lastVisible
         logger.info(
             "state restored",

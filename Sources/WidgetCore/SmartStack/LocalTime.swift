@@ -1,0 +1,30 @@
+import Foundation
+
+/// An instant as donation affinity reads it in a time zone: seconds since the start of its
+/// local day, and whether that day is a weekend. Reading these through `Calendar` is slow
+/// (it dominated re-evaluating a stack), so a donation's is read once, when it is made or
+/// loaded, and an evaluation's once per stack.
+public struct LocalTime: Sendable, Hashable {
+    public var date: Date
+    /// Seconds since the local start of day (elapsed time, so a day with a DST change is
+    /// 23 or 25 hours long, as `Calendar.startOfDay` makes it).
+    public var secondsOfDay: Double
+    public var weekend: Bool
+
+    public init(_ date: Date, calendar: Calendar) {
+        self.date = date
+        secondsOfDay = date.timeIntervalSince(calendar.startOfDay(for: date))
+        weekend = calendar.isDateInWeekend(date)
+    }
+}
+
+/// A donation with its local time read once in the daemon's time zone.
+public struct LocalDonation: Sendable, Hashable {
+    public var donation: Donation
+    public var time: LocalTime
+
+    public init(_ donation: Donation, calendar: Calendar) {
+        self.donation = donation
+        time = LocalTime(donation.date, calendar: calendar)
+    }
+}
