@@ -15,23 +15,43 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 }
 
 /// A control-socket line: the envelope, then the params of the methods that change state.
+/// The envelope's fast path (`RequestScanner`) must agree with the general decoder on every
+/// line it accepts: the same request, and the same params or the same error for each type.
 private func fuzzRequest(_ line: Data) {
-    switch RequestDecoder.decode(line) {
-    case .success(let request):
-        _ = try? request.params(AddParams.self)
-        _ = try? request.params(ConfigureParams.self)
-        _ = try? request.params(PushParams.self)
-        _ = try? request.params(ReloadTimelinesParams.self)
-        _ = try? request.params(DonateParams.self)
-        _ = try? request.params(StackCreateParams.self)
-        _ = try? request.params(StackSwipeParams.self)
-        _ = try? request.params(ClockSetParams.self)
-    case .failure(let failure):
+    switch (RequestDecoder.decode(line), RequestDecoder.decode(line, fastPath: false)) {
+    case (.success(let fast), .success(let general)):
+        guard fast.id == general.id, fast.hasID == general.hasID, fast.method == general.method,
+            fast.hasParams == general.hasParams
+        else { fatalError("the envelope paths disagree on \(String(decoding: line, as: UTF8.self))") }
+        compareParams(fast, general, AddParams.self)
+        compareParams(fast, general, ConfigureParams.self)
+        compareParams(fast, general, PushParams.self)
+        compareParams(fast, general, ReloadTimelinesParams.self)
+        compareParams(fast, general, DonateParams.self)
+        compareParams(fast, general, StackCreateParams.self)
+        compareParams(fast, general, StackSwipeParams.self)
+        compareParams(fast, general, ClockSetParams.self)
+    case (.failure(let failure), .failure):
         // The error is what the caller reads: it must encode.
         guard (try? WidgetJSON.encoder.encode(failure.error)) != nil else {
             fatalError("request error does not encode: \(failure.error)")
         }
+    default:
+        fatalError("one envelope path failed and the other did not on \(String(decoding: line, as: UTF8.self))")
     }
+}
+
+private func compareParams<P: Codable>(_ fast: IncomingRequest, _ general: IncomingRequest, _ type: P.Type) {
+    func outcome(_ request: IncomingRequest) -> String {
+        do {
+            return String(decoding: try WidgetJSON.encoder.encode(request.params(type)), as: UTF8.self)
+        } catch {
+            return "error: \(error)"
+        }
+    }
+    let a = outcome(fast)
+    let b = outcome(general)
+    guard a == b else { fatalError("params as \(P.self) differ: \(a) against \(b)") }
 }
 
 private func fuzzDescriptor(_ data: Data) {
