@@ -27,6 +27,27 @@ import WidgetCore
         #expect(((await harness.call("schedule")).result as? [Any])?.isEmpty == true)
     }
 
+    /// Found by the kill campaign: `add` with a stack stored the instance, then the stack in a
+    /// second transaction, so a SIGKILL between them left the instance outside its stack.
+    @Test func addToAStackIsOneTransaction() async throws {
+        let harness = try Harness()
+        _ = await harness.call("stack.create", #"{"name":"home"}"#)
+        let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","stack":"home"}"#)
+        let id = try #require((added.result as? [String: Any])?["id"] as? String)
+        let writes = await harness.store.applied.filter { changes in
+            changes.contains { if case .putInstance(let instance) = $0 { instance.id == id } else { false } }
+        }
+        #expect(writes.count == 1)
+        #expect(writes.first?.contains { if case .putStack(let stack) = $0 { stack.instances == [id] } else { false } } == true)
+        let stack = (await harness.call("stack.show", #"{"name":"home"}"#)).result as? [String: Any]
+        #expect(stack?["instances"] as? [String] == [id])
+        #expect(stack?["top"] as? String == id)
+        // A stack that does not exist stores nothing.
+        let refused = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","stack":"nope"}"#)
+        #expect(refused.errorCode == -32011)
+        #expect(((await harness.call("list")).result as? [Any])?.count == 1)
+    }
+
     @Test func providerRequestsCarryTheVirtualNow() async throws {
         let harness = try Harness()
         _ = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
