@@ -61,9 +61,15 @@ extension Engine {
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
         let removed = try instance(params.id)
-        // The stacks that held it change in the same transaction.
-        let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
-        try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
+        // The stacks that held it change in the same transaction, under their locks: a stack
+        // change stored meanwhile (a swipe, an add) would otherwise be overwritten on disk by
+        // this older copy, and lost at the next restart.
+        let names = stacks(containing: params.id).sorted()
+        try await withStackLocks(names[...]) { () async throws(RPCError) -> Void in
+            let touched = names.compactMap { stacks[$0] }.filter { $0.instances.contains(params.id) }
+                .map { Self.removing(params.id, from: $0, at: now) }
+            try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
+        }
         instances[params.id] = nil
         instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil
