@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// Crash safety under repeated SIGKILL: eight connections add, configure, push, donate,
-    /// build stacks, swipe and remove while widgetd is killed at seeded points (a number of
-    /// answered requests) and restarted on the same state. After every restart each
-    /// acknowledged change is there, and the one unanswered request per connection is there
+    /// Crash safety under repeated SIGKILL: eight clients on two connections each add,
+    /// configure, push, donate, build stacks, swipe and remove while widgetd is killed at
+    /// seeded points (a number of answered requests) and restarted on the same state. After
+    /// every restart each acknowledged change is there, and each unanswered request is there
     /// whole or not at all. By default 24 kills and over 10,000 changes; `WIDGETD_KILL_CAMPAIGN`
     /// = `quick` (6 kills) or a number of kills sizes it, `WIDGETD_KILL_CAMPAIGN_SEED` seeds it.
     @Suite struct KillCampaign {
