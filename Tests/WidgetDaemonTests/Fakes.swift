@@ -10,12 +10,27 @@ actor MemoryStateStore: StateStore {
 
     func load() async throws -> PersistedState { PersistedState() }
 
+    private var paused = false
+    private var parked: [CheckedContinuation<Void, Never>] = []
+
     func apply(_ changes: [StoreChange]) async throws {
+        if paused { await withCheckedContinuation { parked.append($0) } }
         if failWrites { throw StoreError("disk full (simulated)") }
         applied.append(changes)
     }
 
     func setFailWrites(_ fail: Bool) { failWrites = fail }
+
+    /// Holds writes until `resumeWrites`, as a slow fsync would, so a test can order requests.
+    func pauseWrites() { paused = true }
+
+    var parkedWrites: Int { parked.count }
+
+    func resumeWrites() {
+        paused = false
+        for continuation in parked { continuation.resume() }
+        parked = []
+    }
 
     func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
         let all = applied.joined().compactMap { change -> RotationDecision? in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+import WidgetProtocol
 @testable import WidgetDaemon
 
 /// The request handlers through the router, without a socket or a process.
@@ -25,6 +26,58 @@ import WidgetCore
         #expect(added.errorMessage?.contains("disk full (simulated)") == true)
         #expect(((await harness.call("list")).result as? [Any])?.isEmpty == true)
         #expect(((await harness.call("schedule")).result as? [Any])?.isEmpty == true)
+    }
+
+    /// Found by the kill campaign: `add` with a stack stored the instance, then the stack in a
+    /// second transaction, so a SIGKILL between them left the instance outside its stack.
+    @Test func addToAStackIsOneTransaction() async throws {
+        let harness = try Harness()
+        _ = await harness.call("stack.create", #"{"name":"home"}"#)
+        let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","stack":"home"}"#)
+        let id = try #require((added.result as? [String: Any])?["id"] as? String)
+        let writes = await harness.store.applied.filter { changes in
+            changes.contains { if case .putInstance(let instance) = $0 { instance.id == id } else { false } }
+        }
+        #expect(writes.count == 1)
+        #expect(writes.first?.contains { if case .putStack(let stack) = $0 { stack.instances == [id] } else { false } } == true)
+        let stack = (await harness.call("stack.show", #"{"name":"home"}"#)).result as? [String: Any]
+        #expect(stack?["instances"] as? [String] == [id])
+        #expect(stack?["top"] as? String == id)
+        // A stack that does not exist stores nothing.
+        let refused = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","stack":"nope"}"#)
+        #expect(refused.errorCode == -32011)
+        #expect(((await harness.call("list")).result as? [Any])?.count == 1)
+    }
+
+    /// A `remove` wrote the stacks that held the instance as they were before it waited on the
+    /// store, over a swipe stored meanwhile: the swipe was answered and lost at the next restart.
+    @Test func removeDoesNotOverwriteAConcurrentStackChange() async throws {
+        let harness = try Harness()
+        _ = await harness.call("stack.create", #"{"name":"home"}"#)
+        var ids: [String] = []
+        for _ in 0..<3 {
+            let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall","stack":"home"}"#)
+            ids.append(try #require((added.result as? [String: Any])?["id"] as? String))
+        }
+        await harness.store.pauseWrites()
+        let engine = harness.engine
+        let (first, second) = (ids[0], ids[1])
+        let swipe = Task { (try? await engine.swipe(StackSwipeParams(name: "home", instance: second))) != nil }
+        while await harness.store.parkedWrites < 1 { await Task.yield() }
+        let remove = Task { (try? await engine.remove(InstanceParams(id: first))) != nil }
+        // The remove either waits for the stack's lock or reaches the store.
+        let lock = Engine.stackLockKey("home")
+        while await harness.store.parkedWrites < 2, await harness.engine.instanceLocks[lock]?.count ?? 0 < 1 {
+            await Task.yield()
+        }
+        await harness.store.resumeWrites()
+        #expect(await swipe.value)
+        #expect(await remove.value)
+        let stored = await harness.store.applied.joined().compactMap { change -> StackState? in
+            if case .putStack(let state) = change { state } else { nil }
+        }.last
+        #expect(stored?.instances == [ids[1], ids[2]])
+        #expect(stored?.userChoice == ids[1])
     }
 
     @Test func providerRequestsCarryTheVirtualNow() async throws {

@@ -6,6 +6,18 @@ import WidgetStore
 extension Engine {
     /// Places an instance. Its first load is exempt from the budget and due at once.
     public func add(_ params: AddParams) async throws(RPCError) -> AddResult {
+        guard let name = params.stack else { return try await addLocked(params) }
+        // The instance and its place in the stack are one change: a crash never leaves an
+        // instance that was asked for in a stack outside it.
+        let result = try await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> AddResult in
+            try await addLocked(params)
+        }
+        await evaluateStack(name)
+        return result
+    }
+
+    /// With `params.stack`, the caller holds that stack's lock.
+    private func addLocked(_ params: AddParams) async throws(RPCError) -> AddResult {
         let (descriptor, family) = try kindAndFamily(params.kind, params.family)
         if let stack = params.stack { _ = try self.stack(stack) }
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
@@ -17,6 +29,15 @@ extension Engine {
         if descriptor.provider != nil {
             changes.append(.putRequest(instance.id, reason: .initial, wanted: now, sequence: sequence))
         }
+        var stack: StackState?
+        if let name = params.stack {
+            // Read again: validation may have waited on a provider.
+            var state = try self.stack(name)
+            state.instances.append(instance.id)
+            if state.top == nil { state.top = state.instances.first }
+            changes.append(.putStack(state))
+            stack = state
+        }
         try await commit(changes)
         instances[instance.id] = instance
         instancesOfKind[instance.kind, default: []].insert(instance.id)
@@ -27,8 +48,9 @@ extension Engine {
         }
         logger.info("instance added", metadata: ["instance": "\(instance.id)", "kind": "\(instance.kind)", "family": "\(family.rawValue)"])
         scheduleChanged()
-        if let stack = params.stack {
-            _ = try await addToStack(StackAddParams(name: stack, instances: [instance.id]))
+        if let stack {
+            stacks[stack.name] = stack
+            events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(stack)))
         }
         return AddResult(id: instance.id)
     }
@@ -39,9 +61,15 @@ extension Engine {
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
         let removed = try instance(params.id)
-        // The stacks that held it change in the same transaction.
-        let touched = stacks.values.filter { $0.instances.contains(params.id) }.map { Self.removing(params.id, from: $0, at: now) }
-        try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
+        // The stacks that held it change in the same transaction, under their locks: a stack
+        // change stored meanwhile (a swipe, an add) would otherwise be overwritten on disk by
+        // this older copy, and lost at the next restart.
+        let names = stacks(containing: params.id).sorted()
+        try await withStackLocks(names[...]) { () async throws(RPCError) -> Void in
+            let touched = names.compactMap { stacks[$0] }.filter { $0.instances.contains(params.id) }
+                .map { Self.removing(params.id, from: $0, at: now) }
+            try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
+        }
         instances[params.id] = nil
         instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil

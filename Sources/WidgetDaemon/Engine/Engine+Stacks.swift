@@ -99,6 +99,17 @@ extension Engine {
         return StackInfo(try stack(name))
     }
 
+    /// Runs `body` holding the locks of `names`, taken in the order given (sorted, so two
+    /// callers never wait on each other).
+    func withStackLocks<T>(
+        _ names: ArraySlice<String>, _ body: () async throws(RPCError) -> T
+    ) async throws(RPCError) -> T {
+        guard let first = names.first else { return try await body() }
+        return try await withInstanceLock(Self.stackLockKey(first)) { () async throws(RPCError) -> T in
+            try await withStackLocks(names.dropFirst(), body)
+        }
+    }
+
     /// Stacks that contain `id`.
     func stacks(containing id: InstanceID) -> [String] {
         stacks.values.filter { $0.instances.contains(id) }.map(\.name)
