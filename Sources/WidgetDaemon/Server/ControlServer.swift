@@ -107,6 +107,11 @@ public final class ControlServer: Service {
                             break reading
                         }
                     }
+                    // `executeThenClose` closes as soon as this returns, and a close drops what
+                    // the channel still holds: the answers a slow reader has not taken yet (a
+                    // client that pipelines and half-closes lost the tail of its answers; found
+                    // by HostileFramesTests). An empty write completes after every write before it.
+                    try await connection.channel.writeAndFlush(ByteBuffer()).get()
                     // The peer is gone (or closed its side): its subscriptions end with it.
                 }
             }
