@@ -65,6 +65,7 @@ struct HostileCampaign {
             do {
                 let connection = try HostileConnection(path: socketPath, name: name)
                 tally.merge(drive(connection, behaviour, &generator, remaining: framesPerLane - tally.framesSent))
+                connection.hangUp()
             } catch {
                 tally.fail("\(name): \(error)")
                 return tally

@@ -45,7 +45,17 @@ final class HostileConnection: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { close(fd) }
+    deinit { hangUp() }
+
+    private var closed = false
+
+    /// Closes the socket now rather than whenever the last reference goes: a connection left
+    /// open keeps its task in the daemon.
+    func hangUp() {
+        guard !closed else { return }
+        closed = true
+        close(fd)
+    }
 
     // MARK: Writing
 
