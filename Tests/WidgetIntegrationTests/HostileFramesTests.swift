@@ -40,6 +40,7 @@ extension Integration {
                     + String(format: "%.1f s", seconds))
             print("hostile frames by category: " + tally.byCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             for failure in tally.failures { print("hostile frames: FAILURE \(failure)") }
+            fflush(nil)
             if !tally.failures.isEmpty {
                 let lines = fixture.log().split(separator: "\n").filter { $0.contains("connection ended") || $0.contains("error") }
                 for line in lines.suffix(20) { print("hostile frames: daemon log: \(line.prefix(400))") }
@@ -59,8 +60,20 @@ extension Integration {
             // Hostile frames changed nothing they should not: the one instance is still the
             // only one, and stacks hold nothing else.
             try Self.expectState(fixture, victim: victim)
-            // The state database reopens: stop, start again, same state.
-            #expect(fixture.stop() == 0)
+            // The state database reopens: stop, start again, same state. SIGTERM is given a
+            // deadline, so a daemon that does not stop fails the test instead of hanging it.
+            let pidToStop = try #require(fixture.pid)
+            kill(pidToStop, SIGTERM)
+            let deadline = Date().addingTimeInterval(60)
+            while fixture.isRunning && Date() < deadline { usleep(100_000) }
+            let stoppedOnTerm = !fixture.isRunning
+            if !stoppedOnTerm {
+                print("hostile frames: FAILURE widgetd still running 60 s after SIGTERM; log tail:")
+                for line in fixture.log().split(separator: "\n").suffix(5) { print("  \(line.prefix(300))") }
+            }
+            #expect(stoppedOnTerm, "widgetd did not exit within 60 s of SIGTERM after the campaign")
+            fixture.crash()
+            fflush(nil)
             #expect(Self.integrityCheck(fixture.stateDirectory + "/state.sqlite") == "ok")
             try fixture.start()
             try Self.expectState(fixture, victim: victim)
