@@ -84,3 +84,32 @@ extension Integration {
         }
     }
 }
+
+extension Integration.BadInput {
+    /// Answers still queued in the daemon when the client half-closes reach it before the close.
+    /// Each `timeline` answer here is larger than a socket buffer, so at the end most of the last
+    /// one is still waiting in the daemon: the close used to drop it.
+    @Test func answersLargerThanTheSocketBufferSurviveAHalfClose() throws {
+        let fixture = try DaemonFixture()
+        try fixture.descriptor("test.push", exec: nil)
+        try fixture.start()
+        let id = try fixture.add("test.push")
+        let content = String(repeating: "x", count: 900_000)
+        let pusher = try RawConnection(path: fixture.socketPath)
+        let pushed = pusher.request(
+            #"{"jsonrpc":"2.0","id":1,"method":"push","params":{"id":"\#(id)","timeline":{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"s":"\#(content)"}}],"policy":"never"}}}"#)
+        #expect(pushed?["result"] != nil)
+
+        let connection = try RawConnection(path: fixture.socketPath)
+        for n in 1...3 {
+            connection.send(#"{"jsonrpc":"2.0","id":\#(n),"method":"timeline","params":{"id":"\#(id)"}}"# + "\n")
+        }
+        connection.shutdownWrite()
+        for n in 1...3 {
+            let answer = connection.readLine()
+            #expect(answer?.hasPrefix(#"{"id":\#(n),"#) == true)
+            #expect(answer?.count ?? 0 > 900_000)
+        }
+        #expect(connection.readLine() == nil)
+    }
+}

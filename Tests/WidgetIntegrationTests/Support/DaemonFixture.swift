@@ -138,6 +138,9 @@ final class DaemonFixture {
 
     var isRunning: Bool { process?.isRunning ?? false }
 
+    /// The running daemon's process id (for /proc).
+    var pid: pid_t? { process?.processIdentifier }
+
     func log() -> String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
