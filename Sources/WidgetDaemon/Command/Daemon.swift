@@ -71,6 +71,10 @@ struct Daemon {
             logger: logger))
         try await group.run()
         await engine.shutdown()
+        // STOPPING=1 and the last STATUS= are queued; give them a moment, not forever.
+        if !notifier.drain(timeout: .seconds(2)) {
+            logger.warning("NOTIFY_SOCKET is not being read; exiting without the last notifications")
+        }
         logger.info("widgetd stopped")
     }
 }

@@ -19,7 +19,7 @@ final class CampaignClient: @unchecked Sendable {
 
     init(index: Int, seed: UInt64) {
         tag = "w\(index)"
-        random = SplitMix64(state: seed &+ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
+        random = SplitMix64(seed: seed &+ UInt64(index + 1) &* 0xD1B5_4A32_D192_ED03)
     }
 
     /// Sends requests until the connections end (the daemon was killed) or `acknowledge` says stop.

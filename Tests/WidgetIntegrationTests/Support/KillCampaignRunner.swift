@@ -66,7 +66,7 @@ final class KillCampaignRunner {
         try fixture.descriptor(
             CampaignOp.kind, exec: nil, families: ["systemSmall", "systemLarge"], intent: DaemonFixture.testIntent)
         clients = (0..<size.clients).map { CampaignClient(index: $0, seed: size.seed) }
-        var random = SplitMix64(state: size.seed)
+        var random = SplitMix64(seed: size.seed)
         let started = Date()
         try fixture.start()
         for round in 1...size.kills {
