@@ -223,6 +223,23 @@ struct SchedulerOrderTests {
         #expect(events.compactMap(\.batch).map(\.ids) == [["b"]])
     }
 
+    @Test func instancesOfAKindFollowAddsAndRemoves() {
+        var scheduler = makeScheduler()
+        for index in 0..<6 { scheduler.add("i\(index)", kind: index % 2 == 0 ? "even" : "odd", providerKey: "p") }
+        #expect(scheduler.instances(ofKind: "even").sorted() == ["i0", "i2", "i4"])
+        // Removing from the middle moves the last into its place.
+        scheduler.remove("i0")
+        scheduler.remove("i3")
+        #expect(scheduler.instances(ofKind: "even").sorted() == ["i2", "i4"])
+        #expect(scheduler.instances(ofKind: "odd").sorted() == ["i1", "i5"])
+        // A freed slot serves a new instance of another kind; an id added again may change kind.
+        scheduler.add("i6", kind: "odd", providerKey: "p")
+        scheduler.add("i2", kind: "odd", providerKey: "p")
+        #expect(scheduler.instances(ofKind: "even") == ["i4"])
+        #expect(scheduler.instances(ofKind: "odd").sorted() == ["i1", "i2", "i5", "i6"])
+        #expect(scheduler.instances(ofKind: "none").isEmpty)
+    }
+
     @Test func changingTheProviderMovesAPendingReload() throws {
         var scheduler = makeScheduler(window: 60, budget: false)
         scheduler.add("a", kind: "k", providerKey: "p")

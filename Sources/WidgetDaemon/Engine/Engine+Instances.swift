@@ -40,7 +40,6 @@ extension Engine {
         }
         try await commit(changes)
         instances[instance.id] = instance
-        instancesOfKind[instance.kind, default: []].insert(instance.id)
         if descriptor.provider != nil { storedRequests[instance.id] = StoredRequest(reason: .initial, wanted: now, sequence: sequence) }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
         if descriptor.provider != nil {
@@ -60,7 +59,7 @@ extension Engine {
     }
 
     private func removeLocked(_ params: InstanceParams) async throws(RPCError) -> RemoveResult {
-        let removed = try instance(params.id)
+        _ = try instance(params.id)  // an unknown id is an error
         // The stacks that held it change in the same transaction, under their locks: a stack
         // change stored meanwhile (a swipe, an add) would otherwise be overwritten on disk by
         // this older copy, and lost at the next restart.
@@ -71,7 +70,6 @@ extension Engine {
             try await commit([.deleteInstance(params.id)] + touched.map { .putStack($0) })
         }
         instances[params.id] = nil
-        instancesOfKind[removed.kind]?.remove(params.id)
         storedRequests[params.id] = nil
         relevance[params.id] = nil
         matchedDonationCache[params.id] = nil
@@ -158,7 +156,7 @@ extension Engine {
         }
         var ids: [InstanceID] = []
         for kind in Set(params.kinds) where hasProvider(kind) {
-            ids.append(contentsOf: instancesOfKind[kind] ?? [])
+            ids.append(contentsOf: scheduler.instances(ofKind: kind))
         }
         return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }

@@ -19,8 +19,6 @@ public actor Engine {
     var catalog: DescriptorCatalog
     var scheduler: ReloadScheduler
     var instances: [InstanceID: WidgetInstance] = [:]
-    /// The ids of each kind's instances, so `reloadTimelines(ofKind:)` does not scan them all.
-    var instancesOfKind: [String: Set<InstanceID>] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
@@ -103,7 +101,6 @@ public actor Engine {
         scheduler.reserveCapacity(state.instances.count)
         for instance in state.instances {
             instances[instance.id] = instance
-            instancesOfKind[instance.kind, default: []].insert(instance.id)
             scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
             if let dates = state.budgetedReloads[instance.id] {
                 scheduler.restoreHistory(instance.id, dates: dates)
