@@ -6,7 +6,9 @@ import Glibc
 public enum UnixSocket {
     /// A connected descriptor, or the reason it could not connect.
     public static func connect(path: String) -> Result<CInt, UnixSocketError> {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a client that spawns processes (an app, the load generator starting
+        // redis) must not hand them its connection to the daemon.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(UnixSocketError(String(cString: strerror(errno)))) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

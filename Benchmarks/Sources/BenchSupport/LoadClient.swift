@@ -1,4 +1,5 @@
 import Foundation
+import WidgetdClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,32 +19,12 @@ public final class LoadClient {
 
     deinit { close(fd) }
 
-    /// A connected, blocking unix stream socket.
+    /// A connected, blocking unix stream socket (the client library's connect).
     public static func connect(path: String) throws -> CInt {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw LoadError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw LoadError("socket path too long: \(path)")
+        switch UnixSocket.connect(path: path) {
+        case .success(let fd): return fd
+        case .failure(let error): throw LoadError("cannot connect to \(path): \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw LoadError("cannot connect to \(path): \(reason)")
-        }
-        return fd
     }
 
     /// Calls `method` and returns its `result`; a JSON-RPC error throws with its message.

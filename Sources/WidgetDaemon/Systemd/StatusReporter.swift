@@ -31,9 +31,7 @@ public final class StatusReporter: Sendable {
         if wait <= .zero {
             queue.async { self.flush() }
         } else {
-            let (seconds, attoseconds) = wait.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.flush() }
+            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(wait)) { self.flush() }
         }
     }
 

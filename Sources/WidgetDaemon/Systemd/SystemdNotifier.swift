@@ -23,9 +23,7 @@ public final class SystemdNotifier: Sendable {
     public func drain(timeout: Duration) -> Bool {
         let sent = DispatchSemaphore(value: 0)
         queue.async { sent.signal() }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        return sent.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+        return sent.wait(timeout: .now() + DispatchTimeInterval(timeout)) == .success
     }
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
