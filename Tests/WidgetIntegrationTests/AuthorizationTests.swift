@@ -135,6 +135,13 @@ extension Integration {
             ctl(other, "clock", "set", "2026-01-06T00:00:00Z", expect: 4)
             #expect(snapshot(fixture) == otherBefore)
 
+            // Owners are resolved again on SIGHUP: auth.free now belongs to the other user.
+            try writeDescriptor(fixture, kind: "auth.free", intentType: "FreeIntent", owner: ["user": AuthUsers.otherName])
+            kill(fixture.process!.processIdentifier, SIGHUP)
+            #expect(fixture.notify?.wait(for: "READY=1", timeout: 10) != nil)
+            ctl(other, "push", freeID, timelineFile, expect: 0)
+            ctl(host, "push", freeID, timelineFile, expect: 4, kind: "auth.free")
+
             // Root may do everything.
             #expect(fixture.ctl("push", ownedID, timelineFile).status == 0)
             #expect(fixture.ctl("donate", "OwnedIntent").status == 0)

@@ -15,6 +15,10 @@ public struct PeerCredentials: Sendable, Hashable {
         self.groups = groups
     }
 
+    /// A connection whose credentials could not be read: uid and gid (uid_t)-1, which no
+    /// account has, so it owns nothing and manages nothing.
+    public static let unidentified = PeerCredentials(uid: .max, gid: .max, pid: 0)
+
     /// Primary or supplementary member of `gid`.
     public func isMember(of gid: UInt32) -> Bool {
         self.gid == gid || groups.contains(gid)

@@ -40,7 +40,9 @@ public final class ControlServer: Service {
         // Who connected is read here, once, before the first byte is read: every request of
         // the connection is decided for that caller.
         let initializer: @Sendable (any Channel) -> EventLoopFuture<ControlConnection> = { channel in
-            PeerCredentialReader.read(channel, daemonUID: daemonUID).flatMapThrowing { caller in
+            // A failed read must not fail the initializer: NIO would report that through the
+            // listener and end the accept loop. A caller that cannot be identified may only read.
+            PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }.flatMapThrowing { caller in
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(limit: maxLineBytes)))
                 let wrapped = try NIOAsyncChannel<Frame, ByteBuffer>(
