@@ -20,6 +20,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var rotation = RotationSettings()
     /// Rotation decisions kept in the log (older ones are dropped).
     public var decisionRetention: Int = 10_000
+    /// Who manages instances and stacks (`[access]`).
+    public var access = AccessSettings()
 
     public init() {}
 }
@@ -45,7 +47,7 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers", "rotation"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation", "access"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
                 continue
@@ -94,6 +96,11 @@ extension DaemonSettings {
         case ("rotation", "user-hold"): rotation.userHold = try duration(min: 0)
         case ("rotation", "relevance-window"): rotation.relevanceWindow = try duration(min: 60)
         case ("rotation", "log-retention"): decisionRetention = try count(10...10_000_000)
+        case ("access", "host-group"):
+            guard AccessSettings.isValidAccountName(value) else {
+                throw SettingsError(line: line, reason: "host-group: '\(value)' is not a group name")
+            }
+            access.hostGroup = value
         case ("", _): throw SettingsError(line: line, reason: "'\(key)' is outside any [section]")
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [\(section)]")
         }

@@ -3,8 +3,11 @@ import Foundation
 /// Turns the bytes of one descriptor file into descriptors. Pure: the caller reads the file.
 public enum DescriptorParser {
     /// A file holds one descriptor object or an array of them. Any error rejects the whole
-    /// file, with a reason that names the field.
-    public static func parse(_ data: Data, path: String) throws(DescriptorProblem) -> [WidgetDescriptor] {
+    /// file, with a reason that names the field. `accounts` resolves an `owner`'s name; with
+    /// the default (no accounts) a descriptor that names an owner is rejected.
+    public static func parse(
+        _ data: Data, path: String, accounts: any AccountDirectory = AccountTable()
+    ) throws(DescriptorProblem) -> [WidgetDescriptor] {
         let json: JSONValue
         do {
             json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
@@ -14,14 +17,14 @@ public enum DescriptorParser {
         let folder = (path as NSString).deletingLastPathComponent
         switch json {
         case .object(let object):
-            return [try descriptor(object, at: "", folder: folder, path: path)]
+            return [try descriptor(object, at: "", folder: folder, path: path, accounts: accounts)]
         case .array(let items):
             var result: [WidgetDescriptor] = []
             for (index, item) in items.enumerated() {
                 guard case .object(let object) = item else {
                     throw DescriptorProblem(path: path, reason: "[\(index)]: expected an object")
                 }
-                result.append(try descriptor(object, at: "[\(index)].", folder: folder, path: path))
+                result.append(try descriptor(object, at: "[\(index)].", folder: folder, path: path, accounts: accounts))
             }
             return result
         default:
@@ -30,7 +33,7 @@ public enum DescriptorParser {
     }
 
     private static func descriptor(
-        _ object: [String: JSONValue], at prefix: String, folder: String, path: String
+        _ object: [String: JSONValue], at prefix: String, folder: String, path: String, accounts: any AccountDirectory
     ) throws(DescriptorProblem) -> WidgetDescriptor {
         func fail(_ field: String, _ reason: String) -> DescriptorProblem {
             DescriptorProblem(path: path, reason: "\(prefix)\(field): \(reason)")
@@ -69,9 +72,33 @@ public enum DescriptorParser {
             guard case .object(let fields) = value else { throw fail("intent", "expected an object") }
             intent = try IntentSchemaParser.parse(fields, fail: fail)
         }
+        var owner: KindOwner?
+        if let value = object["owner"] {
+            owner = try kindOwner(value, accounts: accounts, fail: fail)
+        }
         return WidgetDescriptor(
             kind: kind, displayName: displayName, description: description,
-            supportedFamilies: families, provider: provider, intent: intent, source: path)
+            supportedFamilies: families, provider: provider, intent: intent, source: path, owner: owner)
+    }
+
+    /// `{"user": NAME}` or `{"group": NAME}`, exactly one, naming an account that exists.
+    private static func kindOwner(
+        _ value: JSONValue, accounts: any AccountDirectory, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> KindOwner {
+        guard case .object(let object) = value, object.count == 1, let (key, nameValue) = object.first,
+            key == "user" || key == "group"
+        else {
+            throw fail("owner", "expected {\"user\": NAME} or {\"group\": NAME}")
+        }
+        guard case .string(let name) = nameValue, AccessSettings.isValidAccountName(name) else {
+            throw fail("owner.\(key)", "expected a \(key) name")
+        }
+        if key == "user" {
+            guard let uid = accounts.userID(named: name) else { throw fail("owner.user", "no user named '\(name)'") }
+            return .user(name: name, uid: uid)
+        }
+        guard let gid = accounts.groupID(named: name) else { throw fail("owner.group", "no group named '\(name)'") }
+        return .group(name: name, gid: gid)
     }
 
     private static func providerSpec(

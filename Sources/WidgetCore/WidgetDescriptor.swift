@@ -12,6 +12,9 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     public var intent: IntentSchema?
     /// The file the descriptor came from, for messages.
     public var source: String
+    /// Who may push, reload and donate for this kind besides root, the daemon's user and the
+    /// host group; nil: nobody else.
+    public var owner: KindOwner? = nil
 
     public func supports(_ family: WidgetFamily) -> Bool {
         supportedFamilies.contains(family)

@@ -71,8 +71,11 @@ public struct WidgetKindInfo: Codable, Sendable {
     public var instances: Int
     /// The configuration schema, for a host's configuration UI.
     public var intent: IntentSchema?
+    /// Who may push, reload and donate for the kind (`{"user", "uid"}` or `{"group", "gid"}`).
+    public var owner: KindOwner?
     public init(descriptor: WidgetDescriptor, instances: Int) {
         intent = descriptor.intent
+        owner = descriptor.owner
         kind = descriptor.kind
         displayName = descriptor.displayName
         description = descriptor.description

@@ -34,6 +34,7 @@ extension RPCError {
         public static let shuttingDown = -32010
         public static let unknownStack = -32011
         public static let stackExists = -32012
+        public static let permissionDenied = -32013
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -83,6 +84,20 @@ extension RPCError {
     public static func storageFailure(_ detail: String) -> RPCError {
         RPCError(code: Code.storageFailure, message: "state could not be saved, nothing changed: \(detail)")
     }
+
+    /// The caller may not do this; `data` holds `method`, `kind` / `intentType` where one is
+    /// involved, the caller's `uid`, and `allowed`: who may.
+    public static func permissionDenied(_ refusal: AccessRefusal) -> RPCError {
+        var data: [String: JSONValue] = [
+            "method": .string(refusal.method), "uid": .integer(Int64(refusal.uid)),
+            "allowed": .array(refusal.allowed.map(JSONValue.string)),
+        ]
+        if let kind = refusal.kind { data["kind"] = .string(kind) }
+        if let type = refusal.intentType { data["intentType"] = .string(type) }
+        return RPCError(code: Code.permissionDenied, message: refusal.description, data: .object(data))
+    }
+
+    public var isPermissionDenied: Bool { code == Code.permissionDenied }
 
     public static func messageTooLarge(limit: Int) -> RPCError {
         RPCError(code: Code.messageTooLarge, message: "message longer than \(limit) bytes; closing the connection")

@@ -23,12 +23,13 @@ public final class WidgetCenter: Sendable {
 
     /// Makes every instance of `kind` due for a reload now (budgeted, like iOS).
     public func reloadTimelines(ofKind kind: String) {
-        _ = try? requestReload(ofKinds: [kind])
+        reportRefusal { () throws(WidgetCenterError) in try requestReload(ofKinds: [kind]) }
     }
 
-    /// Makes every instance of every kind due for a reload now.
+    /// Makes every instance of every kind due for a reload now: from a kind's owner, of the
+    /// kinds it owns.
     public func reloadAllTimelines() {
-        _ = try? requestReloadAll()
+        reportRefusal { () throws(WidgetCenterError) in try requestReloadAll() }
     }
 
     /// The placed widgets, delivered to `completion` (on a background thread).
@@ -52,7 +53,17 @@ public final class WidgetCenter: Sendable {
     /// Tells widgetd that the options the app's providers offer have changed: the cached
     /// dynamic options are dropped and asked for again when next needed.
     public func invalidateConfigurationRecommendations() {
-        _ = try? invalidateRecommendations()
+        reportRefusal { () throws(WidgetCenterError) in try invalidateRecommendations() }
+    }
+
+    /// The non-throwing calls ignore a missing daemon, as on iOS, but a permission error is
+    /// a deployment mistake (the app's user does not own the kind): it goes to stderr.
+    private func reportRefusal(_ body: () throws(WidgetCenterError) -> some Any) {
+        do throws(WidgetCenterError) {
+            _ = try body()
+        } catch {
+            if error.isPermissionDenied { FileHandle.standardError.write(Data("WidgetCenter: \(error.description)\n".utf8)) }
+        }
     }
 
     // MARK: Throwing twins and additions
@@ -156,6 +167,12 @@ public enum WidgetCenterError: Error, Sendable, CustomStringConvertible {
         case .daemon(let rpc): self = .refused(code: rpc.code, message: rpc.message)
         case .badResponse(let reason): self = .protocolError(reason)
         }
+    }
+
+    /// widgetd refused the caller (`-32013`): the message says who may instead.
+    public var isPermissionDenied: Bool {
+        if case .refused(let code, _) = self { return code == RPCError.Code.permissionDenied }
+        return false
     }
 
     public var description: String {

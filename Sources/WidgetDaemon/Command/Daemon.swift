@@ -26,7 +26,7 @@ struct Daemon {
         // Writes to a vanished client must fail with EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
 
-        let settings = try SettingsLoader.load(path: options.configPath, budgetDisabled: options.budgetDisabled)
+        let (settings, access) = try SettingsLoader.loadWithAccess(path: options.configPath, budgetDisabled: options.budgetDisabled)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
@@ -35,7 +35,8 @@ struct Daemon {
         let engine = Engine(
             store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders), settings: settings,
             catalog: catalog, widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory,
-            virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier))
+            virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier),
+            accessPolicy: access)
         try await engine.restore()
 
         let server = try await ControlServer.listen(
@@ -54,7 +55,8 @@ struct Daemon {
             "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",
                        "clock": "\(options.virtualStart.map { "virtual " + ISO8601.string(from: $0) } ?? "real")",
-                       "budget": "\(settings.budgetEnabled ? "on" : "off")"])
+                       "budget": "\(settings.budgetEnabled ? "on" : "off")",
+                       "host_group": "\(access.hostGroupName)\(access.hostGID.map { " (gid \($0))" } ?? " (no such group)")"])
 
         let group = ServiceGroup(configuration: .init(
             services: [

@@ -22,4 +22,20 @@ public enum SettingsLoader {
         if budgetDisabled { settings.budgetEnabled = false }
         return settings
     }
+
+    /// The settings and the access policy they name, with the host group resolved to a gid
+    /// now (at start and on SIGHUP), not per request. A host group other than the default
+    /// must exist; the default may be missing (a user's own daemon), and then only root and
+    /// the daemon's own user manage.
+    public static func loadWithAccess(
+        path: String?, budgetDisabled: Bool, accounts: any AccountDirectory = SystemAccounts()
+    ) throws -> (settings: DaemonSettings, access: AccessPolicy) {
+        let settings = try load(path: path, budgetDisabled: budgetDisabled)
+        let name = settings.access.hostGroup
+        let gid = accounts.groupID(named: name)
+        if gid == nil, !settings.access.hostGroupMayBeMissing {
+            throw ServerError("\(path ?? defaultPath): [access] host-group: no group named '\(name)'")
+        }
+        return (settings, AccessPolicy(daemonUID: geteuid(), hostGroupName: name, hostGID: gid))
+    }
 }

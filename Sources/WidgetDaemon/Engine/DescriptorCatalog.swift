@@ -11,7 +11,8 @@ public struct DescriptorCatalog: Sendable {
 
     /// Reads every `*.json` file of each directory, in name order. A kind declared twice keeps
     /// its first declaration.
-    public static func load(from directories: [String]) -> DescriptorCatalog {
+    /// Owners' names are resolved through `accounts` now, not per request.
+    public static func load(from directories: [String], accounts: any AccountDirectory = SystemAccounts()) -> DescriptorCatalog {
         var catalog = DescriptorCatalog()
         let manager = FileManager.default
         for directory in directories {
@@ -29,7 +30,7 @@ public struct DescriptorCatalog: Sendable {
                     continue
                 }
                 do {
-                    for descriptor in try DescriptorParser.parse(data, path: path) {
+                    for descriptor in try DescriptorParser.parse(data, path: path, accounts: accounts) {
                         if let existing = catalog.descriptors[descriptor.kind] {
                             catalog.problems.append(DescriptorProblem(
                                 path: path, reason: "kind '\(descriptor.kind)' already declared in \(existing.source)"))

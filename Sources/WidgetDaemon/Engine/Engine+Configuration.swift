@@ -82,11 +82,14 @@ extension Engine {
 
     /// WidgetCenter's `invalidateConfigurationRecommendations()`: cached option lists are
     /// dropped, so the next configuration check or `options` call asks the providers again.
-    public func invalidateConfigurationRecommendations(_ params: InvalidateParams) -> InvalidateResult {
+    /// From a kind's owner without a kind: the options of the kinds in `onlyKinds`.
+    public func invalidateConfigurationRecommendations(_ params: InvalidateParams, onlyKinds: Set<String>? = nil) -> InvalidateResult {
         let before = optionsCache.count
         optionsGeneration += 1
         if let kind = params.kind {
             optionsCache = optionsCache.filter { $0.key.kind != kind }
+        } else if let onlyKinds {
+            optionsCache = optionsCache.filter { !onlyKinds.contains($0.key.kind) }
         } else {
             optionsCache.removeAll()
         }

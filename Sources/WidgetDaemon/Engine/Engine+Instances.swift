@@ -161,9 +161,9 @@ extension Engine {
         return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 
-    /// `reloadAllTimelines()`.
-    public func reloadAllTimelines(_ params: ReloadAllParams) async throws(RPCError) -> ReloadResult {
-        let ids = instances.values.filter { hasProvider($0.kind) }.map(\.id)
+    /// `reloadAllTimelines()`; from a kind's owner, of the kinds in `onlyKinds`.
+    public func reloadAllTimelines(_ params: ReloadAllParams, onlyKinds: Set<String>? = nil) async throws(RPCError) -> ReloadResult {
+        let ids = instances.values.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id)
         return try await requestReload(of: ids, userInitiated: params.userInitiated ?? false)
     }
 

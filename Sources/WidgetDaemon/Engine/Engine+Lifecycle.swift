@@ -2,10 +2,11 @@ import Foundation
 import WidgetCore
 
 extension Engine {
-    /// SIGHUP: re-reads descriptors and settings. Invalid settings keep the old ones; a bad
-    /// descriptor file is skipped as at start-up.
-    public func reload(settings newSettings: DaemonSettings?) {
+    /// SIGHUP: re-reads descriptors (resolving owners again) and settings. Invalid settings
+    /// keep the old ones, with the old access policy; a bad descriptor file is skipped as at start-up.
+    public func reload(settings newSettings: DaemonSettings?, access newAccess: AccessPolicy? = nil) {
         catalog = DescriptorCatalog.load(from: widgetsDirectories)
+        if let newAccess { accessPolicy = newAccess }
         optionsCache.removeAll()
         optionsGeneration += 1
         normalizeConfigurations()

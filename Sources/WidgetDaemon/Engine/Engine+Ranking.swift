@@ -110,16 +110,28 @@ extension Engine {
         return DonateResult(matched: matched)
     }
 
-    public func deleteDonations(_ params: DonationsDeleteParams) async throws(RPCError) -> DonationsDeleteResult {
-        let selected: (Donation) -> Bool
+    /// Deletes donations; from a kind's owner (`onlyKinds`), only those of intent types that
+    /// no other kind declares.
+    public func deleteDonations(
+        _ params: DonationsDeleteParams, onlyKinds: Set<String>? = nil
+    ) async throws(RPCError) -> DonationsDeleteResult {
+        let chosen: (Donation) -> Bool
         switch (params.id, params.group, params.all ?? false) {
-        case (let id?, nil, false): selected = { $0.id == id }
-        case (nil, let group?, false): selected = { $0.group == group }
-        case (nil, nil, true): selected = { _ in true }
+        case (let id?, nil, false): chosen = { $0.id == id }
+        case (nil, let group?, false): chosen = { $0.group == group }
+        case (nil, nil, true): chosen = { _ in true }
         default: throw .invalidParams("params: give exactly one of id, group or all")
         }
+        var selected = chosen
+        if let onlyKinds {
+            let types = AccessPolicy.intentTypes(within: onlyKinds, declarations: intentDeclarations())
+            selected = { types.contains($0.intentType) && chosen($0) }
+        }
         let deleted = donations.map(\.donation).filter(selected)
-        try await commit([.deleteDonations(id: params.id, group: params.group)])
+        // The store deletes by id, group or all; what the owner's scope keeps of that goes back
+        // in the same transaction.
+        let kept = onlyKinds == nil ? [] : donations.map(\.donation).filter { chosen($0) && !selected($0) }
+        try await commit([.deleteDonations(id: params.id, group: params.group)] + kept.map { .putDonation($0) })
         donations.removeAll { selected($0.donation) }
         donationGeneration += 1
         // Deletion removes their influence at once.

@@ -40,9 +40,11 @@ extension Engine {
         }
     }
 
-    public func showStack(_ params: StackNameParams) throws(RPCError) -> StackInfo {
+    /// A stack; showing it counts as showing its top, unless the viewer is not a host (a
+    /// read by anyone else changes nothing). `viewer` nil: root or the daemon's user.
+    public func showStack(_ params: StackNameParams, viewer: PeerCredentials? = nil) throws(RPCError) -> StackInfo {
         let state = try stack(params.name)
-        noteShown(state.top)
+        if viewer.map(accessPolicy.mayManage) ?? true { noteShown(state.top) }
         return StackInfo(state)
     }
 

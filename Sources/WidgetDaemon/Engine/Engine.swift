@@ -17,6 +17,10 @@ public actor Engine {
 
     var settings: DaemonSettings
     var catalog: DescriptorCatalog
+    /// Who may do what (root, the daemon's uid, the host group); owners are in `catalog`.
+    var accessPolicy: AccessPolicy
+    /// The daemon's own uid, for the router's check that needs no hop into the actor.
+    public nonisolated let accessDaemonUID: UInt32
     var scheduler: ReloadScheduler
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
@@ -70,8 +74,12 @@ public actor Engine {
     public init(
         store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,
         widgetsDirectories: [String], stateDirectory: String, virtualStart: Date?, logger: Logger,
-        statusReporter: StatusReporter = .silent, wallClock: @escaping @Sendable () -> Date = { Date() }
+        statusReporter: StatusReporter = .silent, wallClock: @escaping @Sendable () -> Date = { Date() },
+        accessPolicy: AccessPolicy? = nil
     ) {
+        let accessPolicy = accessPolicy ?? AccessPolicy(daemonUID: geteuid())
+        self.accessPolicy = accessPolicy
+        self.accessDaemonUID = accessPolicy.daemonUID
         self.statusReporter = statusReporter
         self.store = store
         self.runner = runner

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import WidgetCore
 import WidgetProtocol
 
 /// The control socket: newline-delimited JSON-RPC on a unix stream socket, many clients at
@@ -10,14 +11,14 @@ import WidgetProtocol
 public final class ControlServer: Service {
     public static let maxLineBytes = 1 << 20
 
-    private let listener: NIOAsyncChannel<NIOAsyncChannel<Frame, ByteBuffer>, Never>
+    private let listener: NIOAsyncChannel<ControlConnection, Never>
     private let router: RequestRouter
     private let logger: Logger
     /// The path this process bound (and so removes on exit); nil when systemd passed the socket.
     public let boundPath: String?
 
     private init(
-        listener: NIOAsyncChannel<NIOAsyncChannel<Frame, ByteBuffer>, Never>, router: RequestRouter, logger: Logger,
+        listener: NIOAsyncChannel<ControlConnection, Never>, router: RequestRouter, logger: Logger,
         boundPath: String?
     ) {
         self.listener = listener
@@ -35,13 +36,19 @@ public final class ControlServer: Service {
             // A client may send its last request and shut down its writing side (`socat`, a
             // script): the answers still go out before the connection closes.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<Frame, ByteBuffer>> = { channel in
-            channel.eventLoop.makeCompletedFuture {
+        let daemonUID = router.daemonUID
+        // Who connected is read here, once, before the first byte is read: every request of
+        // the connection is decided for that caller.
+        let initializer: @Sendable (any Channel) -> EventLoopFuture<ControlConnection> = { channel in
+            // A failed read must not fail the initializer: NIO would report that through the
+            // listener and end the accept loop. A caller that cannot be identified may only read.
+            PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }.flatMapThrowing { caller in
                 try channel.pipeline.syncOperations.addHandler(
                     ByteToMessageHandler(LineFrameDecoder(limit: maxLineBytes)))
-                return try NIOAsyncChannel<Frame, ByteBuffer>(
+                let wrapped = try NIOAsyncChannel<Frame, ByteBuffer>(
                     wrappingChannelSynchronously: channel,
                     configuration: .init(isOutboundHalfClosureEnabled: true))
+                return ControlConnection(channel: wrapped, caller: caller)
             }
         }
         if let fd = inheritedSocket {
@@ -61,7 +68,7 @@ public final class ControlServer: Service {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { connections in
                     for try await connection in connections {
-                        group.addTask { await self.serve(connection) }
+                        group.addTask { await self.serve(connection.channel, caller: connection.caller) }
                     }
                 }
                 // The listener is closed: end the connections still open too.
@@ -79,7 +86,7 @@ public final class ControlServer: Service {
     ///
     /// Why not one writer task fed by a stream: each answer then took two more task switches
     /// (the stream's consumer, then the channel), about 4% of the daemon's CPU per request.
-    private func serve(_ connection: NIOAsyncChannel<Frame, ByteBuffer>) async {
+    private func serve(_ connection: NIOAsyncChannel<Frame, ByteBuffer>, caller: PeerCredentials) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -91,7 +98,7 @@ public final class ControlServer: Service {
                         switch frame {
                         case .line(let buffer):
                             guard buffer.readableBytesView.contains(where: { !Self.isSpace($0) }) else { continue }
-                            let reply = await router.process(Data(buffer.readableBytesView))
+                            let reply = await router.process(Data(buffer.readableBytesView), caller: caller)
                             if let answer = reply.answer { try await outbound.write(Self.line(answer)) }
                             if let (id, events) = reply.subscription {
                                 subscriptions.append(id)
@@ -125,6 +132,12 @@ public final class ControlServer: Service {
         } catch {
             logger.debug("connection ended", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// An accepted connection and who is at its other end.
+    struct ControlConnection: Sendable {
+        var channel: NIOAsyncChannel<Frame, ByteBuffer>
+        var caller: PeerCredentials
     }
 
     private static func line(_ data: Data) -> ByteBuffer {

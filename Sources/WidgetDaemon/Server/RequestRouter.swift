@@ -8,10 +8,13 @@ import WidgetProtocol
 public struct RequestRouter: Sendable {
     let engine: Engine
     let logger: Logger
+    /// The daemon's own uid: its callers, like root's, need no decision (no hop into the engine).
+    let daemonUID: UInt32
 
     public init(engine: Engine, logger: Logger) {
         self.engine = engine
         self.logger = logger
+        self.daemonUID = engine.accessDaemonUID
     }
 
     /// What one request line produces: the answer (nil for a notification) and, for
@@ -22,15 +25,16 @@ public struct RequestRouter: Sendable {
     }
 
     /// The answer line (without its newline), or nil for a notification. Without a connection
-    /// to forward events to, a subscription is ended at once.
-    public func handle(_ line: Data) async -> Data? {
-        let reply = await process(line)
+    /// to forward events to, a subscription is ended at once. The caller is this process
+    /// unless given.
+    public func handle(_ line: Data, caller: PeerCredentials = .currentProcess) async -> Data? {
+        let reply = await process(line, caller: caller)
         if let subscription = reply.subscription { unsubscribe(subscription.id) }
         return reply.answer
     }
 
-    /// Decodes the line once and answers it.
-    public func process(_ line: Data) async -> Reply {
+    /// Decodes the line once and answers it for `caller` (who connected).
+    public func process(_ line: Data, caller: PeerCredentials) async -> Reply {
         let request: IncomingRequest
         switch RequestDecoder.decode(line) {
         case .failure(let failure):
@@ -44,7 +48,7 @@ public struct RequestRouter: Sendable {
         }
         let answer: Data
         do {
-            answer = try await dispatch(request)
+            answer = try await dispatch(request, caller: caller)
         } catch let error as RPCError {
             answer = Self.encode(RPCFailure(id: request.id, error: error))
         } catch {
@@ -55,9 +59,21 @@ public struct RequestRouter: Sendable {
         return Reply(answer: request.isNotification ? nil : answer)
     }
 
-    private func dispatch(_ request: IncomingRequest) async throws -> Data {
+    private func dispatch(_ request: IncomingRequest, caller: PeerCredentials) async throws -> Data {
         guard let method = RPCMethod(rawValue: request.method) else { throw RPCError.methodNotFound(request.method) }
         let id = request.id
+        let trusted = caller.uid == 0 || caller.uid == daemonUID
+        // nil: every kind; else the kinds a request that names none may act on.
+        var scope: Set<String>?
+        if !trusted, method.access != .open {
+            switch await engine.authorize(caller, method: method, subject: try subject(of: method, request)) {
+            case .allowed: break
+            case .allowedKinds(let kinds): scope = Set(kinds)
+            case .refused(let refusal):
+                logRefusal(refusal, caller: caller)
+                throw RPCError.permissionDenied(refusal)
+            }
+        }
         switch method {
         case .ping: return Self.reply(id, await engine.ping())
         case .status: return Self.reply(id, await engine.status())
@@ -71,7 +87,7 @@ public struct RequestRouter: Sendable {
         case .reloadTimelines:
             return Self.reply(id, try await engine.reloadTimelines(request.params(ReloadTimelinesParams.self)))
         case .reloadAllTimelines:
-            return Self.reply(id, try await engine.reloadAllTimelines(request.params(ReloadAllParams.self)))
+            return Self.reply(id, try await engine.reloadAllTimelines(request.params(ReloadAllParams.self), onlyKinds: scope))
         case .schedule: return Self.reply(id, await engine.schedule())
         case .budget: return Self.reply(id, try await engine.budget(request.params(InstanceParams.self)))
         case .clock: return Self.reply(id, await engine.clockInfo())
@@ -82,13 +98,15 @@ public struct RequestRouter: Sendable {
         case .options: return Self.reply(id, try await engine.options(request.params(OptionsParams.self)))
         case .stackCreate: return Self.reply(id, try await engine.createStack(request.params(StackCreateParams.self)))
         case .stackAdd: return Self.reply(id, try await engine.addToStack(request.params(StackAddParams.self)))
-        case .stackShow: return Self.reply(id, try await engine.showStack(request.params(StackNameParams.self)))
+        case .stackShow:
+            return Self.reply(id, try await engine.showStack(request.params(StackNameParams.self), viewer: trusted ? nil : caller))
         case .stackList: return Self.reply(id, await engine.listStacks())
         case .stackSwipe: return Self.reply(id, try await engine.swipe(request.params(StackSwipeParams.self)))
         case .stackSmartRotate: return Self.reply(id, try await engine.setSmartRotate(request.params(StackSmartRotateParams.self)))
         case .stackRemove: return Self.reply(id, try await engine.removeStack(request.params(StackNameParams.self)))
         case .donate: return Self.reply(id, try await engine.donate(request.params(DonateParams.self)))
-        case .donationsDelete: return Self.reply(id, try await engine.deleteDonations(request.params(DonationsDeleteParams.self)))
+        case .donationsDelete:
+            return Self.reply(id, try await engine.deleteDonations(request.params(DonationsDeleteParams.self), onlyKinds: scope))
         case .log: return Self.reply(id, try await engine.decisionLog(request.params(LogParams.self)))
         case .explain: return Self.reply(id, try await engine.explain(request.params(StackNameParams.self)))
         case .visible: return Self.reply(id, try await engine.reportVisible(request.params(VisibleParams.self)))
@@ -96,8 +114,33 @@ public struct RequestRouter: Sendable {
             // Answered by `process`, which also opens the event stream.
             return Self.reply(id, ["subscribed": true])
         case .invalidateConfigurationRecommendations:
-            return Self.reply(id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self)))
+            return Self.reply(
+                id, await engine.invalidateConfigurationRecommendations(try request.params(InvalidateParams.self), onlyKinds: scope))
         }
+    }
+
+    /// What a kind-scoped request acts on, read from its params.
+    private func subject(of method: RPCMethod, _ request: IncomingRequest) throws(RPCError) -> AccessSubject {
+        switch method {
+        case .push: return .instance(try request.params(InstanceParams.self).id)
+        case .reloadTimelines: return .kinds(try request.params(ReloadTimelinesParams.self).kinds)
+        case .donate: return .intentType(try request.params(DonateParams.self).intentType)
+        case .invalidateConfigurationRecommendations:
+            return try request.params(InvalidateParams.self).kind.map { .kinds([$0]) } ?? .callersKinds
+        case .reloadAllTimelines, .donationsDelete: return .callersKinds
+        default: return .none
+        }
+    }
+
+    /// Each refusal once, with the fields a journal query wants.
+    private func logRefusal(_ refusal: AccessRefusal, caller: PeerCredentials) {
+        var metadata: Logger.Metadata = [
+            "uid": "\(caller.uid)", "gid": "\(caller.gid)", "pid": "\(caller.pid)", "method": "\(refusal.method)",
+            "allowed": "\(refusal.allowed.joined(separator: "; "))",
+        ]
+        if let kind = refusal.kind { metadata["kind"] = "\(kind)" }
+        if let type = refusal.intentType { metadata["intent_type"] = "\(type)" }
+        logger.warning("permission denied", metadata: metadata)
     }
 
     public func unsubscribe(_ id: UInt64) {

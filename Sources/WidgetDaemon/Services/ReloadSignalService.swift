@@ -30,13 +30,13 @@ public struct ReloadSignalService: Service {
         await cancelWhenGracefulShutdown {
             for await _ in signals {
                 notifier.reloading()
-                var settings: DaemonSettings?
+                var loaded: (settings: DaemonSettings, access: AccessPolicy)?
                 do {
-                    settings = try SettingsLoader.load(path: configPath, budgetDisabled: budgetDisabled)
+                    loaded = try SettingsLoader.loadWithAccess(path: configPath, budgetDisabled: budgetDisabled)
                 } catch {
                     logger.error("settings not reloaded; keeping the previous ones", metadata: ["error": "\(error)"])
                 }
-                await engine.reload(settings: settings)
+                await engine.reload(settings: loaded?.settings, access: loaded?.access)
                 notifier.ready(status: await engine.statusLine())
             }
         }
