@@ -8,8 +8,8 @@ public struct WidgetCtl: ParsableCommand {
         commandName: "widgetctl",
         abstract: "Talk to widgetd: place widgets, inspect timelines and schedules, move the virtual clock.",
         discussion: """
-            Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 cannot reach the daemon, \
-            4 permission denied (the daemon refused this user: -32013).
+            Exit status: 0 ok, 1 the daemon answered with an error (a refusal too: -32013 permission denied), \
+            2 usage error, 3 cannot reach the daemon.
             """,
         subcommands: [
             PingCommand.self, StatusCommand.self, WidgetsCommand.self, AddCommand.self, RemoveCommand.self,
@@ -85,7 +85,8 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// An outcome with its exit status: 1 daemon error, 2 usage, 3 unreachable, 4 permission denied.
+/// An outcome with its exit status: 1 daemon error (a permission refusal included: the exit
+/// statuses are part of the public interface), 2 usage, 3 unreachable.
 struct CtlFailure: Error {
     var status: Int32
     var message: String
@@ -98,10 +99,6 @@ struct CtlFailure: Error {
     init(_ error: WidgetdClientError) {
         switch error {
         case .cannotConnect, .connectionLost: self.init(status: 3, message: error.description)
-        // The request was understood but this user may not make it: a script can tell that
-        // from any other error (retrying or fixing the input will not help; running as
-        // another user, or the descriptor's owner, will).
-        case .daemon(let rpc) where rpc.isPermissionDenied: self.init(status: 4, message: error.description)
         case .daemon, .badResponse: self.init(status: 1, message: error.description)
         }
     }

@@ -44,13 +44,13 @@ extension Integration {
             chmod(timelineFile, 0o644)
 
             var refusals = 0
-            /// widgetctl as `user`, expecting `status`: 0, or 4 (refused: the message and the
+            /// widgetctl as `user`, expecting `status`: 0, or 1 (refused: the message and the
             /// log line are checked).
             @discardableResult
             func ctl(_ user: AuthUsers.User, _ arguments: String..., expect status: Int32, kind: String? = nil) -> DaemonFixture.Result {
                 let (result, pid) = users.ctl(as: user, arguments, socket: fixture.socketPath)
                 #expect(result.status == status, "\(user.name) \(arguments): \(result.stderr)")
-                if status == 4 {
+                if status == 1 {
                     refusals += 1
                     #expect(result.stderr.contains("permission denied: uid \(user.uid) may not call"), "\(result.stderr)")
                     #expect(result.stderr.contains("allowed: root"), "\(result.stderr)")
@@ -79,13 +79,13 @@ extension Integration {
             #expect(Set(all) == [ownedID, teamID])
             ctl(owner, "list", expect: 0)
             let ownerBefore = snapshot(fixture)
-            ctl(owner, "push", freeID, timelineFile, expect: 4, kind: "auth.free")
-            ctl(owner, "reload", "auth.free", expect: 4, kind: "auth.free")
-            ctl(owner, "donate", "FreeIntent", expect: 4, kind: "auth.free")
-            ctl(owner, "add", "auth.owned", "--family", "systemSmall", expect: 4)
-            ctl(owner, "remove", ownedID, expect: 4)
-            ctl(owner, "stack", "create", "mine", expect: 4)
-            ctl(owner, "stack", "swipe", "home", ownedID, expect: 4)
+            ctl(owner, "push", freeID, timelineFile, expect: 1, kind: "auth.free")
+            ctl(owner, "reload", "auth.free", expect: 1, kind: "auth.free")
+            ctl(owner, "donate", "FreeIntent", expect: 1, kind: "auth.free")
+            ctl(owner, "add", "auth.owned", "--family", "systemSmall", expect: 1)
+            ctl(owner, "remove", ownedID, expect: 1)
+            ctl(owner, "stack", "create", "mine", expect: 1)
+            ctl(owner, "stack", "swipe", "home", ownedID, expect: 1)
             #expect(snapshot(fixture) == ownerBefore)
 
             // A host: instances, stacks, visibility, the clock; reloads anything; pushes and
@@ -105,8 +105,8 @@ extension Integration {
             ctl(host, "remove", placed, expect: 0)
             ctl(host, "stack", "remove", "desk", expect: 0)
             let hostBefore = snapshot(fixture)
-            ctl(host, "push", ownedID, timelineFile, expect: 4, kind: "auth.owned")
-            ctl(host, "donate", "OwnedIntent", expect: 4, kind: "auth.owned")
+            ctl(host, "push", ownedID, timelineFile, expect: 1, kind: "auth.owned")
+            ctl(host, "donate", "OwnedIntent", expect: 1, kind: "auth.owned")
             #expect(snapshot(fixture) == hostBefore)
 
             // Anyone else reads, and is refused everything that changes state.
@@ -117,22 +117,22 @@ extension Integration {
                 #expect(result.status == 0, "\(read): \(result.stderr)")
             }
             let otherBefore = snapshot(fixture)
-            ctl(other, "add", "auth.free", "--family", "systemSmall", expect: 4)
-            ctl(other, "remove", freeID, expect: 4)
-            ctl(other, "configure", freeID, "--set", "slot=3", expect: 4)
-            ctl(other, "push", ownedID, timelineFile, expect: 4, kind: "auth.owned")
-            ctl(other, "push", freeID, timelineFile, expect: 4, kind: "auth.free")
-            ctl(other, "reload", "auth.owned", expect: 4, kind: "auth.owned")
-            ctl(other, "reload", "--all", expect: 4)
-            ctl(other, "donate", "OwnedIntent", expect: 4, kind: "auth.owned")
-            ctl(other, "donations", "delete", "--all", expect: 4)
-            ctl(other, "stack", "create", "theirs", expect: 4)
-            ctl(other, "stack", "add", "home", teamID, expect: 4)
-            ctl(other, "stack", "swipe", "home", ownedID, expect: 4)
-            ctl(other, "stack", "remove", "home", expect: 4)
-            ctl(other, "visible", ownedID, expect: 4)
-            ctl(other, "clock", "advance", "1h", expect: 4)
-            ctl(other, "clock", "set", "2026-01-06T00:00:00Z", expect: 4)
+            ctl(other, "add", "auth.free", "--family", "systemSmall", expect: 1)
+            ctl(other, "remove", freeID, expect: 1)
+            ctl(other, "configure", freeID, "--set", "slot=3", expect: 1)
+            ctl(other, "push", ownedID, timelineFile, expect: 1, kind: "auth.owned")
+            ctl(other, "push", freeID, timelineFile, expect: 1, kind: "auth.free")
+            ctl(other, "reload", "auth.owned", expect: 1, kind: "auth.owned")
+            ctl(other, "reload", "--all", expect: 1)
+            ctl(other, "donate", "OwnedIntent", expect: 1, kind: "auth.owned")
+            ctl(other, "donations", "delete", "--all", expect: 1)
+            ctl(other, "stack", "create", "theirs", expect: 1)
+            ctl(other, "stack", "add", "home", teamID, expect: 1)
+            ctl(other, "stack", "swipe", "home", ownedID, expect: 1)
+            ctl(other, "stack", "remove", "home", expect: 1)
+            ctl(other, "visible", ownedID, expect: 1)
+            ctl(other, "clock", "advance", "1h", expect: 1)
+            ctl(other, "clock", "set", "2026-01-06T00:00:00Z", expect: 1)
             #expect(snapshot(fixture) == otherBefore)
 
             // Owners are resolved again on SIGHUP: auth.free now belongs to the other user.
@@ -140,7 +140,7 @@ extension Integration {
             kill(fixture.process!.processIdentifier, SIGHUP)
             #expect(fixture.notify?.wait(for: "READY=1", timeout: 10) != nil)
             ctl(other, "push", freeID, timelineFile, expect: 0)
-            ctl(host, "push", freeID, timelineFile, expect: 4, kind: "auth.free")
+            ctl(host, "push", freeID, timelineFile, expect: 1, kind: "auth.free")
 
             // Root may do everything.
             #expect(fixture.ctl("push", ownedID, timelineFile).status == 0)
@@ -154,7 +154,7 @@ extension Integration {
             #expect(logged.count == refusals)
             let example = logged.first { $0.contains("uid=\(other.uid)") && $0.contains("method=push") && $0.contains("kind=auth.owned") }
             #expect(example != nil)
-            print("authorization: \(refusals) refusals by 3 test users, each answered -32013 (exit 4) and logged once; state unchanged")
+            print("authorization: \(refusals) refusals by 3 test users, each answered -32013 (exit 1) and logged once; state unchanged")
         }
 
         private func writeDescriptor(_ fixture: DaemonFixture, kind: String, intentType: String, owner: [String: String]?) throws {
