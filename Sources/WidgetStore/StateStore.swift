@@ -84,5 +84,10 @@ public struct StoredRequest: Sendable {
 /// The state could not be opened or written; the message says what and where.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// Why: decides widgetd's exit status when the state cannot be opened at start-up.
+    public var kind: StorageFaultKind
+    public init(_ description: String, kind: StorageFaultKind = .other) {
+        self.description = description
+        self.kind = kind
+    }
 }
