@@ -86,8 +86,13 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String
     /// Why: decides widgetd's exit status when the state cannot be opened at start-up.
     public var kind: StorageFaultKind
-    public init(_ description: String, kind: StorageFaultKind = .other) {
+    /// A short name of the cause ("ENOSPC", "EROFS", "SQLITE_IOERR_FSYNC", ...), so that a
+    /// fault is logged once however its messages vary; nil when there is no better one
+    /// than the description.
+    public var cause: String?
+    public init(_ description: String, kind: StorageFaultKind = .other, cause: String? = nil) {
         self.description = description
         self.kind = kind
+        self.cause = cause
     }
 }

@@ -27,22 +27,25 @@ extension StoreError {
         switch code {
         case .SQLITE_FULL:
             let cause = errnoText ?? "ENOSPC, no space left on device"
-            return StoreError("the file system holding \(path) is full (\(cause); \(sqlite))", kind: .notWritable)
+            return StoreError("the file system holding \(path) is full (\(cause); \(sqlite))", kind: .notWritable, cause: "full")
         case .SQLITE_READONLY:
-            return StoreError("\(path) is read-only (\(errnoText.map { $0 + "; " } ?? "")\(sqlite))", kind: .notWritable)
+            return StoreError(
+                "\(path) is read-only (\(errnoText.map { $0 + "; " } ?? "")\(sqlite))", kind: .notWritable, cause: "read-only")
         case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_PERM:
             // A full file system often shows as an I/O error (growing the -shm file fails
             // before any write does): say so when it is.
             if Self.isFull(directoryOf: path) {
                 return StoreError(
                     "the file system holding \(path) is full (no free blocks; \(errnoText.map { $0 + "; " } ?? "")\(sqlite), \(Self.ioErrorName(error.extendedResultCode)))",
-                    kind: .notWritable)
+                    kind: .notWritable, cause: "full")
             }
             // EROFS and EACCES show up as I/O errors when the file was open before the change.
             let cause = errnoText ?? Self.ioErrorName(error.extendedResultCode)
-            return StoreError("cannot write \(path): I/O error (\(cause); \(sqlite))", kind: .notWritable)
+            return StoreError(
+                "cannot write \(path): I/O error (\(cause); \(sqlite))", kind: .notWritable,
+                cause: "I/O error " + (systemErrno == 0 ? Self.ioErrorName(error.extendedResultCode) : "\(systemErrno)"))
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return StoreError("\(path) is damaged or not a database (\(sqlite))", kind: .corrupt)
+            return StoreError("\(path) is damaged or not a database (\(sqlite))", kind: .corrupt, cause: "damaged")
         default:
             return StoreError("\(sqlite) (\(path))", kind: .other)
         }

@@ -21,7 +21,7 @@ public actor Engine {
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
-    /// Why the last write failed, while writes fail (nil when the last one succeeded).
+    /// The cause of the last failed write, while writes fail (nil once one succeeds).
     var storageFault: String?
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
