@@ -66,7 +66,9 @@ extension Integration {
             // Nothing half-applied in memory; reads still answer.
             #expect(Self.instances(fixture) == acknowledged)
             #expect(Self.firstEntryContent(fixture, pushedID).contains("PUSHED"))
-            #expect(fixture.ctl("status").status == 0)
+            let status = fixture.ctl("--json", "status")
+            #expect(status.status == 0)
+            #expect((status.object["storageError"] as? String)?.contains("is full (ENOSPC") == true, "\(status.stdout)")
             #expect(fixture.isRunning)
             // One error line for the whole fault, not one per refused write.
             #expect(Self.occurrences(of: "state not saved; state-changing requests are refused", in: fixture.log()) == 1)
@@ -74,6 +76,7 @@ extension Integration {
             disk.free()
             let recovered = try fixture.add("test.pushed")
             #expect(fixture.log().contains("state writable again"))
+            #expect(fixture.ctl("--json", "status").object["storageError"] == nil)
             #expect(fixture.ctl("clock", "advance", "6m").status == 0)
             #expect(fixture.ctl("--json", "timeline", counter).object["lastError"] as? String == nil)
 

@@ -21,8 +21,9 @@ public actor Engine {
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
-    /// The cause of the last failed write, while writes fail (nil once one succeeds).
-    var storageFault: String?
+    /// The last failed write (its short cause and its message), while writes fail (nil once
+    /// one succeeds).
+    var storageFault: (cause: String, message: String)?
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// Bumped by every invalidation, so a fetch that started before one is not cached.
