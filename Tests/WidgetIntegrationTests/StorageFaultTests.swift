@@ -141,6 +141,28 @@ extension Integration {
             #expect(Self.instances(fixture) == [kept])
         }
 
+        /// `chmod 0500` on the state directory, with widgetd running as an unprivileged user
+        /// (`setpriv`; root would ignore the mode): exit 73 naming EACCES.
+        @Test func stateDirectoryWithoutWritePermissionExitsWith73() throws {
+            let fixture = try DaemonFixture()
+            let locked = fixture.directory + "/locked"
+            try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+            chmod(locked, 0o500)
+            chmod(fixture.directory, 0o755)  // mkdtemp made it 0700; the user must get through
+            let logPath = fixture.directory + "/locked.log"
+            let process = try fixture.launch(
+                "/usr/bin/setpriv",
+                ["--reuid=61917", "--regid=61917", "--clear-groups", TestPaths.widgetd,
+                 "--socket", fixture.directory + "/locked.sock", "--state-dir", locked, "--widgets-dir", fixture.widgetsDirectory,
+                 "--log-target", "stderr"],
+                log: logPath)
+            process.waitUntilExit()
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            print("storage faults: start on a 0500 state dir as uid 61917: exit \(process.terminationStatus): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
+            #expect(process.terminationStatus == 73)
+            #expect(log.contains("state directory \(locked) is not writable (EACCES, Permission denied)"))
+        }
+
         @Test func damagedDatabaseStopsTheStartWith65AndIsLeftAsItWas() throws {
             let fixture = try DaemonFixture()
             try fixture.descriptor("test.pushed", exec: nil)
