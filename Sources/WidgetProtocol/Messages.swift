@@ -41,6 +41,9 @@ public struct StatusResult: Codable, Sendable {
     public var stateDirectory: String
     /// Connections streaming events (`subscribe`).
     public var subscribers: Int?
+    /// Why state changes are refused: the last write's error, while writes fail (absent
+    /// otherwise).
+    public var storageError: String?
     public init(
         daemon: String, protocol: Int, clock: ClockInfo, kinds: Int, instances: Int, timelines: Int,
         pendingReloads: Int, providersRunning: Int, nextWakeup: Date?, budgetEnabled: Bool,

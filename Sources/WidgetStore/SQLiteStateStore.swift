@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import WidgetCore
 
 /// `StateStore` on SQLite through GRDB: WAL journal, `synchronous = FULL` so an answered
@@ -8,20 +9,39 @@ public final class SQLiteStateStore: StateStore {
     public let path: String
     let pool: DatabasePool
     private let commits: GroupCommit<[(String, StatementArguments)]>
+    /// What the read-only look at start-up read, until the first `load()` takes it.
+    private let preloaded: Mutex<PersistedState?>
 
-    /// Opens (creating if needed) `state.sqlite` in `directory`.
+    /// Opens (creating if needed) `state.sqlite` in `directory`. Throws a `StoreError` whose
+    /// kind tells a state directory that cannot be written from a damaged database; a damaged
+    /// file is never modified, moved or deleted here.
     public init(directory: String) throws {
         let manager = FileManager.default
         do {
             try manager.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError("cannot create state directory \(directory): \(error.localizedDescription)")
+            let cause = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code }
+                .map { StoreError.errnoName(Int32($0)) } ?? error.localizedDescription
+            throw StoreError("cannot create state directory \(directory): \(cause)", kind: .notWritable)
         }
-        guard manager.isWritableFile(atPath: directory) else {
-            throw StoreError("state directory \(directory) is not writable")
+        // access(2) names the cause: EROFS for a read-only mount (even for root), EACCES for modes.
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw StoreError(
+                "state directory \(directory) is not writable (\(StoreError.errnoName(errno)))", kind: .notWritable)
         }
-        path = directory + "/state.sqlite"
+        let path = directory + "/state.sqlite"
+        self.path = path
+        for file in [path, path + "-wal", path + "-shm"] where manager.fileExists(atPath: file) {
+            guard access(file, R_OK | W_OK) == 0 else {
+                throw StoreError("\(file) is not writable (\(StoreError.errnoName(errno)))", kind: .notWritable)
+            }
+        }
+        // Read first, write after: opening a pool writes to the file (GRDB creates and drops
+        // a table, and the last connection checkpoints), so a damaged file must be found
+        // before that. The state read here is what the first `load()` returns.
+        let early = manager.fileExists(atPath: path) ? try Self.readOnlyLoad(path: path) : nil
+        preloaded = Mutex(early)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         do {
@@ -32,33 +52,81 @@ public final class SQLiteStateStore: StateStore {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
         } catch {
-            throw StoreError("cannot open state database \(path): \(error)")
+            throw Self.openFailure(error, path: path)
         }
-        commits = GroupCommit(writer: { [pool] group in try Self.write(group, to: pool) })
+        commits = GroupCommit(writer: { [pool] group in try Self.write(group, to: pool, path: path) })
+    }
+
+    /// The state read through a read-only connection, or nil when the schema still needs a
+    /// migration (read after it) or the file cannot be opened read-only (the read-write
+    /// open that follows says why). Throws only for a damaged file.
+    static func readOnlyLoad(path: String) throws -> PersistedState? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            return try queue.read { db in
+                guard try migrator.hasCompletedMigrations(db) else { return nil }
+                return try loadState(db, path: path)
+            }
+        } catch {
+            let failure = openFailure(error, path: path)
+            if failure.kind == .corrupt { throw failure }
+            return nil
+        }
+    }
+
+    /// Why the state could not be opened or read, with what the operator can do about it.
+    static func openFailure(_ error: any Error, path: String) -> StoreError {
+        var described = StoreError.describing(error, path: path)
+        switch described.kind {
+        case .corrupt:
+            described.description = """
+                state database \(described.description). widgetd has not modified it. To start with an \
+                empty state, move it aside together with its -wal and -shm files (e.g. to \(path).corrupt, \
+                \(path)-wal.corrupt, ...); 'sqlite3 \(path).corrupt .recover' may save part of it
+                """
+        case .notWritable, .other:
+            described.description = "cannot open state database: \(described.description)"
+        }
+        return described
     }
 
     /// One transaction for a group of `apply` calls, each inside its own savepoint: a call
     /// whose statements fail is rolled back alone and gets its error; the others commit.
-    static func write(_ group: [[(String, StatementArguments)]], to pool: DatabasePool) throws -> [Result<Void, any Error>] {
+    /// Errors name their cause (a full disk, a read-only file system, an I/O error).
+    static func write(
+        _ group: [[(String, StatementArguments)]], to pool: DatabasePool, path: String
+    ) throws -> [Result<Void, any Error>] {
         try pool.writeWithoutTransaction { db in
             var outcomes: [Result<Void, any Error>] = []
             outcomes.reserveCapacity(group.count)
-            try db.inTransaction(.immediate) {
-                for statements in group {
-                    try db.execute(sql: "SAVEPOINT change")
-                    do {
-                        for (sql, arguments) in statements {
-                            try db.cachedStatement(sql: sql).execute(arguments: arguments)
+            do {
+                try db.inTransaction(.immediate) {
+                    for statements in group {
+                        try db.execute(sql: "SAVEPOINT change")
+                        do {
+                            for (sql, arguments) in statements {
+                                try db.cachedStatement(sql: sql).execute(arguments: arguments)
+                            }
+                            try db.execute(sql: "RELEASE change")
+                            outcomes.append(.success(()))
+                        } catch {
+                            let described = StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno)
+                            // SQLite rolls the whole transaction back by itself on some errors
+                            // (SQLITE_FULL, SQLITE_IOERR): then the calls before this one are
+                            // undone too, and every caller of the group must hear so.
+                            guard db.isInsideTransaction else { throw described }
+                            try db.execute(sql: "ROLLBACK TO change")
+                            try db.execute(sql: "RELEASE change")
+                            outcomes.append(.failure(described))
                         }
-                        try db.execute(sql: "RELEASE change")
-                        outcomes.append(.success(()))
-                    } catch {
-                        try db.execute(sql: "ROLLBACK TO change")
-                        try db.execute(sql: "RELEASE change")
-                        outcomes.append(.failure(error))
                     }
+                    return .commit
                 }
-                return .commit
+            } catch {
+                // The commit itself failed (the WAL append or its fsync): GRDB has rolled back.
+                throw StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno)
             }
             return outcomes
         }
@@ -200,89 +268,103 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func load() async throws -> PersistedState {
-        try await pool.read { db in
-            var state = PersistedState()
-            // Cursors and column indexes, not row dictionaries: a restart may read millions of rows.
-            // Kind names repeat across instances; one copy of each is kept.
-            var kinds: [String: String] = [:]
-            let instanceRows = try Row.fetchCursor(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id")
-            while let row = try instanceRows.next() {
-                let id: String = row[0]
-                let familyName: String = row[2]
-                guard let family = WidgetFamily(rawValue: familyName) else {
-                    throw StoreError("instance \(id) has unknown family '\(familyName)' in \(self.path)")
-                }
-                let configurationText: String = row[3]
-                let configuration = configurationText == "{}"
-                    ? [:] : try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
-                let kindName: String = row[1]
-                let kind = kinds[kindName] ?? kindName
-                kinds[kindName] = kind
-                state.instances.append(WidgetInstance(
-                    id: id, kind: kind, family: family, configuration: configuration,
-                    created: Date(timeIntervalSince1970: row[4])))
-            }
-            // One pass over each head joined with its entries in order: a timeline is complete
-            // when the instance changes, so no entry waits in a side table.
-            var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?
-            func finish() {
-                guard let done = pending else { return }
-                // Appending grew the array to the next power of two (8 slots for 5 entries);
-                // a timeline is held for as long as the daemon runs, so keep an exact copy.
-                let entries = done.entries.withUnsafeBufferPointer { Array($0) }
-                state.timelines[done.id] = StoredTimeline(
-                    timeline: Timeline(entries: entries, policy: done.policy), receivedAt: done.receivedAt)
-            }
-            let timelineRows = try Row.fetchCursor(db, sql: """
-                SELECT t.instance, t.policy, t.policyDate, t.receivedAt, e.date, e.content, e.score, e.duration
-                FROM timeline t LEFT JOIN entry e ON e.instance = t.instance
-                ORDER BY t.instance, e.position
-                """)
-            while let row = try timelineRows.next() {
-                let id: String = row[0]
-                if pending?.id != id {
-                    finish()
-                    let policyName: String = row[1]
-                    let policy: ReloadPolicy
-                    switch (policyName, row[2] as Double?) {
-                    case ("atEnd", _): policy = .atEnd
-                    case ("never", _): policy = .never
-                    case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
-                    default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(self.path)")
-                    }
-                    pending = (id, policy, Date(timeIntervalSince1970: row[3]), [])
-                }
-                // A timeline without entries joins one row whose entry columns are NULL.
-                guard let date = row[4] as Double? else { continue }
-                let score: Double? = row[6]
-                pending!.entries.append(TimelineEntry(
-                    date: Date(timeIntervalSince1970: date), contentJSON: row[5],
-                    relevance: score.map { EntryRelevance(score: $0, duration: row[7] ?? 0) }))
-            }
-            finish()
-            for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
-                state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted, sequence FROM request") {
-                let reasonName: String = row["reason"]
-                guard let reason = ReloadReason(rawValue: reasonName) else { continue }
-                state.requests[row["instance"]] = StoredRequest(
-                    reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]), sequence: row["sequence"])
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT state FROM stack ORDER BY name") {
-                let text: String = row["state"]
-                state.stacks.append(try WidgetJSON.decoder.decode(StackState.self, from: Data(text.utf8)))
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT json FROM donation ORDER BY date, rowid") {
-                let text: String = row["json"]
-                state.donations.append(try WidgetJSON.decoder.decode(Donation.self, from: Data(text.utf8)))
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
-                state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
-            }
-            state.settledRelevance = try Self.loadSettledRelevance(db)
+        if let state = preloaded.withLock({ state -> PersistedState? in
+            defer { state = nil }
+            return state
+        }) {
             return state
         }
+        do {
+            let path = self.path
+            return try await pool.read { db in try Self.loadState(db, path: path) }
+        } catch {
+            throw Self.openFailure(error, path: path)
+        }
+    }
+
+    /// Every row the daemon keeps in memory, read in one transaction.
+    static func loadState(_ db: Database, path: String) throws -> PersistedState {
+        var state = PersistedState()
+        // Cursors and column indexes, not row dictionaries: a restart may read millions of rows.
+        // Kind names repeat across instances; one copy of each is kept.
+        var kinds: [String: String] = [:]
+        let instanceRows = try Row.fetchCursor(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id")
+        while let row = try instanceRows.next() {
+            let id: String = row[0]
+            let familyName: String = row[2]
+            guard let family = WidgetFamily(rawValue: familyName) else {
+                throw StoreError("instance \(id) has unknown family '\(familyName)' in \(path)")
+            }
+            let configurationText: String = row[3]
+            let configuration = configurationText == "{}"
+                ? [:] : try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
+            let kindName: String = row[1]
+            let kind = kinds[kindName] ?? kindName
+            kinds[kindName] = kind
+            state.instances.append(WidgetInstance(
+                id: id, kind: kind, family: family, configuration: configuration,
+                created: Date(timeIntervalSince1970: row[4])))
+        }
+        // One pass over each head joined with its entries in order: a timeline is complete
+        // when the instance changes, so no entry waits in a side table.
+        var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?
+        func finish() {
+            guard let done = pending else { return }
+            // Appending grew the array to the next power of two (8 slots for 5 entries);
+            // a timeline is held for as long as the daemon runs, so keep an exact copy.
+            let entries = done.entries.withUnsafeBufferPointer { Array($0) }
+            state.timelines[done.id] = StoredTimeline(
+                timeline: Timeline(entries: entries, policy: done.policy), receivedAt: done.receivedAt)
+        }
+        let timelineRows = try Row.fetchCursor(db, sql: """
+            SELECT t.instance, t.policy, t.policyDate, t.receivedAt, e.date, e.content, e.score, e.duration
+            FROM timeline t LEFT JOIN entry e ON e.instance = t.instance
+            ORDER BY t.instance, e.position
+            """)
+        while let row = try timelineRows.next() {
+            let id: String = row[0]
+            if pending?.id != id {
+                finish()
+                let policyName: String = row[1]
+                let policy: ReloadPolicy
+                switch (policyName, row[2] as Double?) {
+                case ("atEnd", _): policy = .atEnd
+                case ("never", _): policy = .never
+                case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
+                default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(path)")
+                }
+                pending = (id, policy, Date(timeIntervalSince1970: row[3]), [])
+            }
+            // A timeline without entries joins one row whose entry columns are NULL.
+            guard let date = row[4] as Double? else { continue }
+            let score: Double? = row[6]
+            pending!.entries.append(TimelineEntry(
+                date: Date(timeIntervalSince1970: date), contentJSON: row[5],
+                relevance: score.map { EntryRelevance(score: $0, duration: row[7] ?? 0) }))
+        }
+        finish()
+        for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
+            state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted, sequence FROM request") {
+            let reasonName: String = row["reason"]
+            guard let reason = ReloadReason(rawValue: reasonName) else { continue }
+            state.requests[row["instance"]] = StoredRequest(
+                reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]), sequence: row["sequence"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT state FROM stack ORDER BY name") {
+            let text: String = row["state"]
+            state.stacks.append(try WidgetJSON.decoder.decode(StackState.self, from: Data(text.utf8)))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT json FROM donation ORDER BY date, rowid") {
+            let text: String = row["json"]
+            state.donations.append(try WidgetJSON.decoder.decode(Donation.self, from: Data(text.utf8)))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
+            state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
+        }
+        state.settledRelevance = try Self.loadSettledRelevance(db)
+        return state
     }
 
     public func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {

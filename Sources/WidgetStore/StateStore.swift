@@ -84,5 +84,15 @@ public struct StoredRequest: Sendable {
 /// The state could not be opened or written; the message says what and where.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// Why: decides widgetd's exit status when the state cannot be opened at start-up.
+    public var kind: StorageFaultKind
+    /// A short name of the cause ("ENOSPC", "EROFS", "SQLITE_IOERR_FSYNC", ...), so that a
+    /// fault is logged once however its messages vary; nil when there is no better one
+    /// than the description.
+    public var cause: String?
+    public init(_ description: String, kind: StorageFaultKind = .other, cause: String? = nil) {
+        self.description = description
+        self.kind = kind
+        self.cause = cause
+    }
 }

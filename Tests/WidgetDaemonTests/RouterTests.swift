@@ -28,6 +28,21 @@ import WidgetProtocol
         #expect(((await harness.call("schedule")).result as? [Any])?.isEmpty == true)
     }
 
+    /// While writes fail, `status` and STATUS= say so; the first write that works clears it.
+    @Test func aStorageFaultShowsInStatusUntilAWriteWorks() async throws {
+        let harness = try Harness()
+        await harness.store.setFailWrites(true)
+        _ = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        let during = (await harness.call("status")).result as? [String: Any]
+        #expect(during?["storageError"] as? String == "disk full (simulated)")
+        #expect(await harness.engine.statusLine().hasPrefix("state not saved (disk full (simulated)), changes refused; "))
+        await harness.store.setFailWrites(false)
+        _ = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        let after = (await harness.call("status")).result as? [String: Any]
+        #expect(after?["storageError"] == nil)
+        #expect(await harness.engine.statusLine().hasPrefix("1 instances"))
+    }
+
     /// Found by the kill campaign: `add` with a stack stored the instance, then the stack in a
     /// second transaction, so a SIGKILL between them left the instance outside its stack.
     @Test func addToAStackIsOneTransaction() async throws {

@@ -45,7 +45,7 @@ import WidgetCore
                 // The first statement of this call succeeds; the second fails, so both are undone.
                 [(insert, ["half"]), ("INSERT INTO no_such_table VALUES (1)", [])],
                 [(insert, ["third"])],
-            ], to: store.pool)
+            ], to: store.pool, path: store.path)
         #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
         let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack ORDER BY name") }
         #expect(names == ["first", "third"])

@@ -26,7 +26,13 @@ struct Daemon {
         // Writes to a vanished client must fail with EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
 
-        let (settings, access) = try SettingsLoader.loadWithAccess(path: options.configPath, budgetDisabled: options.budgetDisabled)
+        let settings: DaemonSettings
+        let access: AccessPolicy
+        do {
+            (settings, access) = try SettingsLoader.loadWithAccess(path: options.configPath, budgetDisabled: options.budgetDisabled)
+        } catch {
+            throw SettingsError(underlying: error)
+        }
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])

@@ -59,8 +59,9 @@ public struct WidgetdCommand: AsyncParsableCommand {
         do {
             try await Daemon(options: options).run()
         } catch {
-            Logger(label: "widgetd").critical("widgetd cannot run: \(error)")
-            throw ExitCode.failure
+            let status = StartupExitStatus.status(for: error)
+            Logger(label: "widgetd").critical("widgetd cannot run: \(error)", metadata: ["exitStatus": "\(status)"])
+            throw ExitCode(status)
         }
     }
 }

@@ -16,6 +16,7 @@ extension Engine {
             nextWakeup: scheduler.nextDeadline(), budgetEnabled: settings.budgetEnabled,
             descriptorProblems: catalog.problems.count, stateDirectory: stateDirectory)
         result.subscribers = events.count
+        result.storageError = storageFault?.message
         return result
     }
 

@@ -163,9 +163,14 @@ extension Engine {
             }
         }
         changes.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
+        var stored = true
         do {
             try await store.apply(changes)
+            storageWorked()
         } catch {
+            // Nothing of this launch is installed: memory keeps matching the store.
+            storageFailed(error)
+            stored = false
             results = Array(repeating: .failed("state not saved: \(error)"), count: members.count)
         }
 
@@ -196,8 +201,9 @@ extension Engine {
         let kind = members.first?.kind ?? ""
         // One line per cause, not one per instance.
         for (failure, ids) in failures.sorted(by: { $0.key < $1.key }) {
-            logger.warning(
-                "provider failed; previous timeline kept",
+            // A timeline that could not be stored was logged once by `storageFailed`.
+            logger.log(
+                level: stored ? .warning : .debug, "provider failed; previous timeline kept",
                 metadata: ["kind": "\(kind)", "instances": "\(ids.joined(separator: ","))", "error": "\(failure)"])
             events.publish(WidgetEvent(type: .reloadFailed, date: receivedAt, instances: ids, kind: kind, error: failure))
         }

@@ -43,11 +43,12 @@ extension Engine {
     func currentStatusInputs(next: Date?) -> StatusInputs {
         StatusInputs(
             instances: instances.count, kinds: catalog.descriptors.count, stacks: stacks.count, nextWake: next,
-            virtualNow: virtualNow)
+            virtualNow: virtualNow, storageFault: storageFault?.cause)
     }
 
     static func statusLine(_ inputs: StatusInputs) -> String {
         var line = "\(inputs.instances) instances, \(inputs.kinds) kinds"
+        if let fault = inputs.storageFault { line = "state not saved (\(fault)), changes refused; " + line }
         if inputs.stacks > 0 { line += ", \(inputs.stacks) stacks" }
         if let next = inputs.nextWake { line += ", next wake-up \(ISO8601.string(from: next))" }
         if let virtualNow = inputs.virtualNow { line += ", virtual clock at \(ISO8601.string(from: virtualNow))" }
@@ -62,4 +63,6 @@ struct StatusInputs: Equatable {
     var stacks: Int
     var nextWake: Date?
     var virtualNow: Date?
+    /// A storage fault's short cause, while writes fail.
+    var storageFault: String?
 }

@@ -25,6 +25,9 @@ public actor Engine {
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
+    /// The last failed write (its short cause and its message), while writes fail (nil once
+    /// one succeeds).
+    var storageFault: (cause: String, message: String)?
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// Bumped by every invalidation, so a fetch that started before one is not cached.
@@ -173,13 +176,16 @@ public actor Engine {
         return instance
     }
 
+    /// Writes `changes`; memory is changed by the caller only after this returns, so a refused
+    /// write leaves nothing half-applied.
     func commit(_ changes: [StoreChange]) async throws(RPCError) {
         do {
             try await store.apply(changes)
         } catch {
-            logger.error("state not saved", metadata: ["error": "\(error)"])
+            storageFailed(error)
             throw RPCError.storageFailure("\(error)")
         }
+        storageWorked()
     }
 
     func nextRequestSequence() -> Int64 {
