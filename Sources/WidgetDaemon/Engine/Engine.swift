@@ -21,6 +21,8 @@ public actor Engine {
     var instances: [InstanceID: WidgetInstance] = [:]
     var timelines: [InstanceID: StoredTimeline] = [:]
     var lastErrors: [InstanceID: String] = [:]
+    /// Runs of identical provider failures, so a provider failing at every retry is logged once.
+    var failureStreaks = FailureStreaks()
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// Bumped by every invalidation, so a fetch that started before one is not cached.

@@ -48,6 +48,19 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         }
     }
 
+    /// The class of the failure, without its varying text: two failures with the same cause
+    /// are "the same way" for the log (see `FailureStreaks`).
+    public var cause: String {
+        switch self {
+        case .spawnFailed: "spawn"
+        case .timedOut: "timeout"
+        case .exited(let code, _): "exit \(code)"
+        case .signaled(let signal, _): "signal \(signal)"
+        case .answerTooLarge: "too large"
+        case .invalidAnswer: "invalid answer"
+        }
+    }
+
     private static func seconds(_ seconds: TimeInterval) -> String {
         seconds.rounded() == seconds ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
