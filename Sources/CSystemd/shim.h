@@ -3,6 +3,9 @@
 // No _GNU_SOURCE here: it changes glibc's struct layouts (fd_set) for this module only,
 // and Clang then refuses to merge them with other modules' view of the same headers.
 #include <spawn.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/timerfd.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
@@ -11,5 +14,16 @@
 /// inherit the daemon's listening socket, epoll or database descriptors.
 static inline int widgetd_spawn_closefrom(posix_spawn_file_actions_t *actions, int low) {
     return posix_spawn_file_actions_addclosefrom_np(actions, low);
+}
+
+/// A descriptor that polls readable when process `pid` exits (Linux 5.3+), or -1 (errno set).
+/// glibc's own wrapper (2.36) is not in every supported release; the system call is.
+static inline int widgetd_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 #endif

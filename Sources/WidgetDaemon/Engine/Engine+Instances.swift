@@ -77,6 +77,7 @@ extension Engine {
         lastVisible[params.id] = nil
         timelines[params.id] = nil
         lastErrors[params.id] = nil
+        failureStreaks.forget(params.id)
         scheduler.remove(params.id)
         logger.info("instance removed", metadata: ["instance": "\(params.id)"])
         // Applied to the stacks as they are now (an evaluation may have run meanwhile).

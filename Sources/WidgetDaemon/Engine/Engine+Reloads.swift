@@ -141,10 +141,11 @@ extension Engine {
             results = answers.map { answer in
                 switch answer {
                 case .success(let timeline): .timeline(timeline)
-                case .failure(let failure): .failed(failure.description)
+                case .failure(let failure): .failed(failure.description, cause: failure.cause)
                 }
             }
-        case .failure(let failure): results = Array(repeating: .failed(failure.description), count: members.count)
+        case .failure(let failure):
+            results = Array(repeating: .failed(failure.description, cause: failure.cause), count: members.count)
         }
         let reasons = Dictionary(batch.members.map { ($0.instance, $0.reason) }, uniquingKeysWith: { first, _ in first })
         let receivedAt = now
@@ -171,40 +172,38 @@ extension Engine {
             // Nothing of this launch is installed: memory keeps matching the store.
             storageFailed(error)
             stored = false
-            results = Array(repeating: .failed("state not saved: \(error)"), count: members.count)
+            results = Array(repeating: .failed("state not saved: \(error)", cause: "storage"), count: members.count)
         }
 
         var reloaded: [InstanceID] = []
-        var failures: [String: [InstanceID]] = [:]
+        var report = FailureReport()
         for (member, result) in zip(members, results) {
             guard let current = instances[member.id] else { continue }
             switch result {
             case .timeline(let timeline):
                 if let sequence = consumed[member.id], storedRequests[member.id]?.sequence == sequence { storedRequests[member.id] = nil }
                 lastErrors[member.id] = nil
+                if let streak = failureStreaks.recovered(member.id) { report.recovered(member.id, after: streak) }
                 install(
                     timeline, for: current, receivedAt: receivedAt, fromProvider: true,
                     history: histories[member.id] ?? relevanceAfter(timeline, for: member.id, at: receivedAt).0)
                 scheduler.completed(
                     member.id, policyDue: policyDue(for: current.kind, timeline, receivedAt: receivedAt, fromProvider: true))
                 reloaded.append(member.id)
-            case .failed(let failure):
+            case .failed(let failure, let cause):
                 lastErrors[member.id] = failure
+                report.add(member.id, failure, verdict: failureStreaks.failed(member.id, cause: cause, message: failure))
                 let previous = timelines[member.id]
                 let policy = previous.flatMap { policyDue(for: member.kind, $0.timeline, receivedAt: $0.receivedAt) }
                 // A failing provider is retried after the minimum spacing, even when the failed
                 // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
                 scheduler.failed(member.id, policyDue: policy, retryAt: now.addingTimeInterval(max(settings.minimumSpacing, 1)))
-                failures[failure, default: []].append(member.id)
             }
         }
         let kind = members.first?.kind ?? ""
-        // One line per cause, not one per instance.
-        for (failure, ids) in failures.sorted(by: { $0.key < $1.key }) {
-            // A timeline that could not be stored was logged once by `storageFailed`.
-            logger.log(
-                level: stored ? .warning : .debug, "provider failed; previous timeline kept",
-                metadata: ["kind": "\(kind)", "instances": "\(ids.joined(separator: ","))", "error": "\(failure)"])
+        // A timeline that could not be stored was logged once by `storageFailed`.
+        if stored { report.log(to: logger, kind: kind) }
+        for (failure, ids) in report.failures {
             events.publish(WidgetEvent(type: .reloadFailed, date: receivedAt, instances: ids, kind: kind, error: failure))
         }
         if !reloaded.isEmpty {
@@ -217,5 +216,5 @@ extension Engine {
 /// What one launch did for one instance.
 private enum MemberOutcome {
     case timeline(Timeline)
-    case failed(String)
+    case failed(String, cause: String)
 }

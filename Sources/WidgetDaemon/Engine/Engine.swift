@@ -28,6 +28,8 @@ public actor Engine {
     /// The last failed write (its short cause and its message), while writes fail (nil once
     /// one succeeds).
     var storageFault: (cause: String, message: String)?
+    /// Runs of identical provider failures, so a provider failing at every retry is logged once.
+    var failureStreaks = FailureStreaks()
     /// Dynamic options fetched without search text, until invalidated or descriptors reload.
     var optionsCache: [OptionsKey: [EntityOption]] = [:]
     /// Bumped by every invalidation, so a fetch that started before one is not cached.

@@ -28,8 +28,10 @@ enum CallAnswer {
         do {
             return try WidgetJSON.decoder.decode(type, from: data)
         } catch let error as DecodingError {
-            guard (try? WidgetJSON.decoder.decode(JSONValue.self, from: data)) != nil else {
-                throw .invalidAnswer(data.isEmpty ? "empty output" : "not JSON: \(String(decoding: data.prefix(80), as: UTF8.self))")
+            do {
+                _ = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
+            } catch {
+                throw .invalidAnswer(TimelineAnswer.notJSON(data))
             }
             throw .invalidAnswer(error.shortDescription)
         } catch {

@@ -44,8 +44,7 @@ enum TimelineAnswer {
         do {
             json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
         } catch {
-            let text = String(decoding: data.prefix(80), as: UTF8.self)
-            throw .invalidAnswer(data.isEmpty ? "empty output" : "not JSON: \(text)")
+            throw .invalidAnswer(notJSON(data))
         }
         guard case .object(let object) = json else { throw .invalidAnswer("expected a JSON object") }
         do {
@@ -76,6 +75,23 @@ enum TimelineAnswer {
         } catch {
             throw .invalidAnswer("\(error)")
         }
+    }
+
+    /// Says where the JSON went wrong, so a provider's author can find the fault in a long answer.
+    /// JSONDecoder does not say on Linux; JSONSerialization does ("around character 18"),
+    /// and runs only on this failure path.
+    static func notJSON(_ data: Data) -> String {
+        guard !data.isEmpty else { return "empty output" }
+        let text = String(decoding: data.prefix(80), as: UTF8.self)
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            if var reason = (error as NSError).userInfo["NSDebugDescription"] as? String {
+                if reason.hasSuffix(".") { reason.removeLast() }
+                return "not JSON (\(reason.prefix(1).lowercased() + reason.dropFirst().prefix(200))): \(text)"
+            }
+        }
+        return "not JSON: \(text)"
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {

@@ -44,7 +44,22 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         case .exited(let code, let stderr): "exited with status \(code)" + Self.tail(stderr)
         case .signaled(let signal, let stderr): "killed by signal \(signal)" + Self.tail(stderr)
         case .answerTooLarge(let limit): "answer longer than \(limit) bytes"
-        case .invalidAnswer(let reason): "invalid answer: \(reason)"
+        // The reason quotes the provider's answer (a bad value, a key, `{"error": ...}`): one
+        // printable line of bounded length, whatever the provider sent.
+        case .invalidAnswer(let reason): "invalid answer: \(Self.printable(String(reason.prefix(500))))"
+        }
+    }
+
+    /// The class of the failure, without its varying text: two failures with the same cause
+    /// are "the same way" for the log (see `FailureStreaks`).
+    public var cause: String {
+        switch self {
+        case .spawnFailed: "spawn"
+        case .timedOut: "timeout"
+        case .exited(let code, _): "exit \(code)"
+        case .signaled(let signal, _): "signal \(signal)"
+        case .answerTooLarge: "too large"
+        case .invalidAnswer: "invalid answer"
         }
     }
 
@@ -56,7 +71,25 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         let trimmed = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return "" }
         let lastLine = trimmed.split(separator: "\n").last.map(String.init) ?? trimmed
-        return ": \(lastLine.prefix(300))"
+        return ": \(printable(String(lastLine.prefix(300))))"
+    }
+
+    /// A provider's own text (stderr, a bad answer) made safe for one log line: control
+    /// characters are escaped, so a newline cannot start a forged line in the log and an
+    /// escape sequence cannot reach a terminal.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.properties.generalCategory == .control:
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 }
 

@@ -82,14 +82,21 @@ struct SpawnedChild {
         return true
     }
 
-    /// Writes `input`, reads stdout and stderr until both close, within `deadline`.
-    /// Keeps at most `maxOutput` bytes of stdout and the last 4 KiB of stderr.
+    /// Writes `input`, reads stdout and stderr until both close or the provider exits, within
+    /// `deadline`. Keeps at most `maxOutput` bytes of stdout and the last 4 KiB of stderr.
+    ///
+    /// The answer is complete when the provider exits: a child it left running with the pipes
+    /// open (`helper &` in a shell script) would otherwise hold the launch open until the
+    /// time-out and lose the answer. So at the provider's exit its process group is killed and
+    /// what the pipes already hold is read.
     func exchange(input: Data, maxOutput: Int, deadline: ContinuousClock.Instant) -> Exchange {
         var inputFD: CInt = stdin
         var outputFD: CInt = stdout
         var errorFD: CInt = stderr
+        // -1 on a kernel without pidfd (before 5.3): then the pipes' end is the only signal.
+        let exitFD = widgetd_pidfd_open(pid)
         defer {
-            for fd in [inputFD, outputFD, errorFD] where fd >= 0 { close(fd) }
+            for fd in [inputFD, outputFD, errorFD, exitFD] where fd >= 0 { close(fd) }
         }
         let bytes = [UInt8](input)
         var written = 0
@@ -108,6 +115,8 @@ struct SpawnedChild {
             if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
             if outputFD >= 0 { fds.append(pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)) }
             if errorFD >= 0 { fds.append(pollfd(fd: errorFD, events: Int16(POLLIN), revents: 0)) }
+            // Last, so output that arrives together with the exit is read first.
+            if exitFD >= 0 { fds.append(pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), CInt(min(max(milliseconds, 1), 60_000)))
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -131,6 +140,10 @@ struct SpawnedChild {
                         close(outputFD)
                         outputFD = -1
                     }
+                } else if entry.fd == exitFD {
+                    // Still a zombie (not reaped), so the group id cannot have been reused.
+                    kill(-pid, SIGKILL)
+                    return drain(outputFD, errorFD, output: output, errors: errors, maxOutput: maxOutput)
                 } else if entry.fd == errorFD {
                     let count = read(errorFD, &buffer, buffer.count)
                     if count > 0 {
@@ -142,6 +155,30 @@ struct SpawnedChild {
                     }
                 }
             }
+        }
+        return .finished(output: output, errorOutput: errors)
+    }
+
+    /// What the pipes hold once the provider has exited: everything it wrote, because a write
+    /// into a full pipe would have blocked it. Reads until empty, not until the end, which a
+    /// process that escaped the group (`setsid`) could hold off for good.
+    private func drain(_ outputFD: CInt, _ errorFD: CInt, output: Data, errors: Data, maxOutput: Int) -> Exchange {
+        var output = output
+        var errors = errors
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while outputFD >= 0 {
+            let count = read(outputFD, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            output.append(contentsOf: buffer[0..<count])
+            if output.count > maxOutput { return .outputTooLarge }
+        }
+        while errorFD >= 0 {
+            let count = read(errorFD, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            errors.append(contentsOf: buffer[0..<count])
+            if errors.count > 8192 { errors = errors.suffix(4096) }
         }
         return .finished(output: output, errorOutput: errors)
     }
