@@ -34,6 +34,7 @@ extension RPCError {
         public static let shuttingDown = -32010
         public static let unknownStack = -32011
         public static let stackExists = -32012
+        public static let limitExceeded = -32014
     }
 
     public static func parseError(_ detail: String) -> RPCError {

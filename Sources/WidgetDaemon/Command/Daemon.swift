@@ -27,6 +27,7 @@ struct Daemon {
         signal(SIGPIPE, SIG_IGN)
 
         let settings = try SettingsLoader.load(path: options.configPath, budgetDisabled: options.budgetDisabled)
+        DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])

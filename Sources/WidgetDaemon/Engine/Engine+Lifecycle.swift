@@ -17,6 +17,9 @@ extension Engine {
             let runner = self.runner
             Task { await runner.setMaxConcurrent(concurrency) }
             settings = newSettings
+            connections.setMax(newSettings.limits.maxConnections)
+            applyRetention()
+            warnIfOverLimits()
             scheduler.coalescingWindow = newSettings.coalescingWindow
             scheduler.updateBudget(
                 limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)
