@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 extension Integration {
@@ -116,6 +117,51 @@ extension Integration {
             try fixture.start(arguments: ["--config", Self.configPath(fixture)])
             #expect(Self.call(try RawConnection(path: fixture.socketPath), "add", ["kind": "test.limited", "family": "systemSmall"]).errorCode == -32014)
             #expect(fixture.ctl("--json", "list").array.count == 3)
+        }
+
+        /// Requests that arrive together at the limit: exactly the limit gets in, whatever the
+        /// order the store commits them in.
+        @Test func aBurstAtTheLimitStopsExactlyAtIt() throws {
+            let fixture = try Self.start("""
+                [limits]
+                max-instances = 50
+                max-donations = 40
+                """)
+            let early = try RawConnection(path: fixture.socketPath)
+            let socket = fixture.socketPath
+            let base = ISO8601DateFormatter().date(from: "2026-01-04T09:00:00Z")!
+            let tally = Mutex<[String: Int]>([:])
+            let started = Date()
+            DispatchQueue.concurrentPerform(iterations: 8) { lane in
+                guard let connection = try? RawConnection(path: socket) else {
+                    tally.withLock { $0["no connection", default: 0] += 1 }
+                    return
+                }
+                for index in 0..<20 {
+                    let added = Self.call(connection, "add", ["kind": "test.limited", "family": "systemSmall"])
+                    let date = ISO8601DateFormatter().string(from: base.addingTimeInterval(Double(lane * 20 + index) * 60))
+                    let donated = Self.call(
+                        connection, "donate",
+                        ["intentType": "LimitCity", "parameters": ["city": "paris"], "id": "l\(lane)-\(index)", "date": date])
+                    tally.withLock { counts in
+                        for (name, answer) in [("add", added), ("donate", donated)] {
+                            let outcome = answer["result"] != nil ? "ok" : answer.errorCode.map { "\($0)" } ?? "no answer"
+                            counts["\(name) \(outcome)", default: 0] += 1
+                        }
+                    }
+                }
+            }
+            let seconds = Date().timeIntervalSince(started)
+            let counts = tally.withLock { $0 }
+            #expect(counts == ["add ok": 50, "add -32014": 110, "donate ok": 160], "\(counts)")
+            #expect(fixture.ctl("--json", "list").array.count == 50)
+            // On disk and in memory: the newest 40 by date, those of lanes 6 and 7.
+            let expected = (6..<8).flatMap { lane in (0..<20).map { "l\(lane)-\($0)" } }.sorted()
+            #expect(Self.storedDonations(fixture) == expected)
+            Self.expectHealthy(fixture, early)
+            #expect(fixture.ctl("--json", "donations", "delete", "--all").object["deleted"] as? Int == 40)
+            print("limits: burst of 160 adds and 160 donations on 8 connections in \(String(format: "%.2f", seconds)) s: "
+                + "\(counts["add ok"] ?? 0) added, \(counts["add -32014"] ?? 0) refused (max-instances = 50), 40 donations retained")
         }
 
         @Test func aPushedTimelineOverTheEntryLimitsIsRefusedWhole() throws {
@@ -316,6 +362,7 @@ extension Integration {
 
             // One closes: a new client gets in (the daemon notices the close soon, not at once).
             open.removeFirst()
+            let closed = Date()
             let deadline = Date().addingTimeInterval(30)
             var status = fixture.ctl("status")
             while status.status != 0, Date() < deadline {
@@ -324,6 +371,8 @@ extension Integration {
             }
             #expect(status.status == 0)
             #expect(open.count == 3)
+            print("limits: max-connections = 4: 21 connections refused with -32014 (\(logged.count) log line), "
+                + "the 4 open ones served, a new one admitted \(String(format: "%.2f", Date().timeIntervalSince(closed))) s after one closed")
         }
     }
 }
