@@ -98,7 +98,7 @@ extension DaemonSettings {
         case ("rotation", "hourly-cap"): rotation.hourlyCap = try count(1...3600)
         case ("rotation", "user-hold"): rotation.userHold = try duration(min: 0)
         case ("rotation", "relevance-window"): rotation.relevanceWindow = try duration(min: 60)
-        // The key `max-log-rows` of [limits] had before that section; it still works.
+        // [limits] max-log-rows under its older name, so existing files keep working.
         case ("rotation", "log-retention"): decisionRetention = try count(LimitSettings.logRowsRange)
         case ("limits", _): try limits.set(key: key, value: value, line: line)
         case ("", _): throw SettingsError(line: line, reason: "'\(key)' is outside any [section]")
