@@ -18,8 +18,13 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var budgetEnabled: Bool = true
     /// Smart Stack ranking and rotation.
     public var rotation = RotationSettings()
-    /// Rotation decisions kept in the log (older ones are dropped).
-    public var decisionRetention: Int = 10_000
+    /// How much the daemon takes on: connections, instances, stacks, timelines, donations, log.
+    public var limits = LimitSettings()
+    /// Rotation decisions kept in the log (older ones are dropped): `limits.maxLogRows`.
+    public var decisionRetention: Int {
+        get { limits.maxLogRows }
+        set { limits.maxLogRows = newValue }
+    }
     /// Who manages instances and stacks (`[access]`).
     public var access = AccessSettings()
 
@@ -47,7 +52,7 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers", "rotation", "access"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation", "limits", "access"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
                 continue
@@ -95,7 +100,9 @@ extension DaemonSettings {
         case ("rotation", "hourly-cap"): rotation.hourlyCap = try count(1...3600)
         case ("rotation", "user-hold"): rotation.userHold = try duration(min: 0)
         case ("rotation", "relevance-window"): rotation.relevanceWindow = try duration(min: 60)
-        case ("rotation", "log-retention"): decisionRetention = try count(10...10_000_000)
+        // [limits] max-log-rows under its older name, so existing files keep working.
+        case ("rotation", "log-retention"): decisionRetention = try count(LimitSettings.logRowsRange)
+        case ("limits", _): try limits.set(key: key, value: value, line: line)
         case ("access", "host-group"):
             guard AccessSettings.isValidAccountName(value) else {
                 throw SettingsError(line: line, reason: "host-group: '\(value)' is not a group name")

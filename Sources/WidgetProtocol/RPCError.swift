@@ -35,6 +35,7 @@ extension RPCError {
         public static let unknownStack = -32011
         public static let stackExists = -32012
         public static let permissionDenied = -32013
+        public static let limitExceeded = -32014
     }
 
     public static func parseError(_ detail: String) -> RPCError {

@@ -231,6 +231,11 @@ public final class SQLiteStateStore: StateStore {
             // index that DELETE read the whole table each time.
             try db.create(index: "reload_date", on: "reload", columns: ["date"])
         }
+        migrator.registerMigration("v8-donation-date-index") { db in
+            // Retention drops the oldest donations by date along with each new one beyond
+            // max-donations; the index finds them without sorting the table every time.
+            try db.create(index: "donation_date", on: "donation", columns: ["date"])
+        }
         return migrator
     }
 
@@ -460,8 +465,22 @@ public final class SQLiteStateStore: StateStore {
                 [decision.stack, decision.date.timeIntervalSince1970, try json(decision)]
             )]
         case .pruneDecisions(let keep):
+            // Rows are appended with AUTOINCREMENT rowids and only this removes them, oldest
+            // first, so the newest `keep` are the rowids above max - keep: a lookup, not a
+            // sort, cheap enough to run with every decision.
             return [(
-                "DELETE FROM decision WHERE rowid NOT IN (SELECT rowid FROM decision ORDER BY rowid DESC LIMIT ?)",
+                "DELETE FROM decision WHERE rowid <= (SELECT max(rowid) FROM decision) - ?",
+                [max(0, keep)]
+            )]
+        case .pruneDonations(let keep):
+            // Counted here, not by the caller: concurrent donations in one group commit each
+            // see the rows the ones before them left.
+            return [(
+                """
+                DELETE FROM donation WHERE rowid IN (
+                    SELECT rowid FROM donation ORDER BY date, rowid
+                    LIMIT max(0, (SELECT count(*) FROM donation) - ?))
+                """,
                 [max(0, keep)]
             )]
         case .putVisibility(let id, let lastVisible):

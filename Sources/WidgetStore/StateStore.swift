@@ -30,10 +30,12 @@ public enum StoreChange: Sendable {
     case putStack(StackState)
     case deleteStack(String)
     case putDonation(Donation)
+    /// Keeps the newest `keep` donations by date (of equal dates, the last recorded).
+    case pruneDonations(keep: Int)
     /// Deletes donations by identifier, by group, or all (both nil).
     case deleteDonations(id: String?, group: String?)
     case appendDecision(RotationDecision)
-    /// Keeps the newest `keep` decisions.
+    /// Keeps the newest `keep` decisions (at most: never more).
     case pruneDecisions(keep: Int)
     /// An instance's settled relevance samples changed (semantics.md, Relevance 2): rows
     /// appended and deleted, never the whole history rewritten. The current timeline's

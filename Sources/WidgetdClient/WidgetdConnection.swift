@@ -64,7 +64,14 @@ public final class WidgetdConnection {
             throw .badResponse("request not encodable: \(error)")
         }
         request.append(UInt8(ascii: "\n"))
-        try send(request)
+        do {
+            try send(request)
+        } catch {
+            // A daemon at max-connections writes one error line and closes, perhaps before
+            // the request went out: that line, still readable, is the answer.
+            if let line = try? readLine() { return line }
+            throw error
+        }
         return try readLine()
     }
 

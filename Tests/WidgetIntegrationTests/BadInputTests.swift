@@ -94,10 +94,12 @@ extension Integration.BadInput {
         try fixture.descriptor("test.push", exec: nil)
         try fixture.start()
         let id = try fixture.add("test.push")
-        let content = String(repeating: "x", count: 900_000)
+        // 15 entries of 60,000 bytes: 900 KB, within max-entry-bytes (64 KiB) and the line limit.
+        let content = String(repeating: "x", count: 60_000)
+        let entries = (10..<25).map { minute in #"{"date":"2026-01-05T08:\#(minute):00Z","content":{"s":"\#(content)"}}"# }
         let pusher = try RawConnection(path: fixture.socketPath)
         let pushed = pusher.request(
-            #"{"jsonrpc":"2.0","id":1,"method":"push","params":{"id":"\#(id)","timeline":{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"s":"\#(content)"}}],"policy":"never"}}}"#)
+            #"{"jsonrpc":"2.0","id":1,"method":"push","params":{"id":"\#(id)","timeline":{"entries":[\#(entries.joined(separator: ","))],"policy":"never"}}}"#)
         #expect(pushed?["result"] != nil)
 
         let connection = try RawConnection(path: fixture.socketPath)

@@ -103,7 +103,8 @@ struct RPCCommand: ParsableCommand {
                 BenchProviders.descriptor(
                     kind: kindName(index), exec: ["./providers/bench-provider"], batch: true, intentType: Self.intentType))
         }
-        // The defaults of a real installation, written out: budget on (70/day, 5 min spacing).
+        // The defaults of a real installation, written out: budget on (70/day, 5 min spacing),
+        // with room for every donation the run makes.
         let config = work.path + "/widgetd.conf"
         try writeFile(config, """
             # widgetd-load rpc: the shipped defaults
@@ -112,6 +113,11 @@ struct RPCCommand: ParsableCommand {
             min-spacing = 5m
             [providers]
             max-concurrent = 4
+            # The donate workload records more donations than the default max-donations
+            # (10,000) retains; room for all of them keeps the figure comparable with runs
+            # made before retention (each donation past the limit also deletes the oldest).
+            [limits]
+            max-donations = 1000000
             """)
 
         var options = LoadDaemon.Options(binary: binary, workDir: work.path + "/daemon", widgetsDirs: [widgets], config: config)

@@ -219,6 +219,19 @@ enum Fixtures {
 
     /// Settings for the day: the default budget written out (70 a day, 5 min apart, enough for
     /// a reload every 3 h), and answers up to 64 MiB (a launch may serve all 10,000 instances).
+    /// `restart` and `memory` load a seeded state of up to 1,000,000 instances, above the
+    /// default max-instances (100,000). widgetd loads a state over its limits whole (and
+    /// warns), so the figures would not change; the benchmark states its limit anyway.
+    static func writeScaleConfig(to path: String, instances: Int) throws {
+        let text = """
+            # widgetd-scale restart and memory: the defaults, with room for the seeded state
+            [limits]
+            max-instances = \(max(100_000, instances))
+
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     static func writeDayConfig(to path: String) throws {
         let text = """
             # widgetd-scale day

@@ -146,10 +146,12 @@ struct Restart: AsyncParsableCommand {
         let database = stateDirectory + "/state.sqlite"
         let widgets = work + "/push-widgets"
         try Fixtures.writePushWidgets(into: widgets)
+        let config = work + "/widgetd-scale.conf"
+        try Fixtures.writeScaleConfig(to: config, instances: info.instances)
 
         let daemon = try RunningDaemon(DaemonSetup(
             executable: widgetd, runDirectory: work + "/run", name: "restart", stateDirectory: stateDirectory,
-            widgetsDirectory: widgets, configPath: nil, clock: info.daemonClock))
+            widgetsDirectory: widgets, configPath: config, clock: info.daemonClock))
         try? FileManager.default.removeItem(atPath: daemon.setup.logPath)
         print("restart: starting widgetd on \(grouped(info.instances)) instances (log \(daemon.setup.logPath))")
         let first = try daemon.start()
@@ -213,13 +215,15 @@ struct Memory: AsyncParsableCommand {
             stateDirectory: stateDirectory, instances: seed.instances, entries: seed.entries, contentBytes: seed.contentBytes)
         let widgets = work + "/push-widgets"
         try Fixtures.writePushWidgets(into: widgets)
+        let config = work + "/widgetd-scale.conf"
+        try Fixtures.writeScaleConfig(to: config, instances: info.instances)
 
         // The same daemon on an empty state dir: the baseline.
         let emptyState = work + "/empty-state"
         try? FileManager.default.removeItem(atPath: emptyState)
         let empty = try RunningDaemon(DaemonSetup(
             executable: widgetd, runDirectory: work + "/run", name: "memory-empty", stateDirectory: emptyState,
-            widgetsDirectory: widgets, configPath: nil, clock: info.daemonClock))
+            widgetsDirectory: widgets, configPath: config, clock: info.daemonClock))
         try? FileManager.default.removeItem(atPath: empty.setup.logPath)
         try empty.start()
         let baseline = try empty.settledMemory(limit: 10)
@@ -228,7 +232,7 @@ struct Memory: AsyncParsableCommand {
 
         let full = try RunningDaemon(DaemonSetup(
             executable: widgetd, runDirectory: work + "/run", name: "memory-seeded", stateDirectory: stateDirectory,
-            widgetsDirectory: widgets, configPath: nil, clock: info.daemonClock))
+            widgetsDirectory: widgets, configPath: config, clock: info.daemonClock))
         try? FileManager.default.removeItem(atPath: full.setup.logPath)
         let ready = try full.start()
         let held = try full.settledMemory(limit: 60)

@@ -33,6 +33,7 @@ struct Daemon {
         } catch {
             throw SettingsError(underlying: error)
         }
+        DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])

@@ -19,7 +19,8 @@ extension Engine {
     /// With `params.stack`, the caller holds that stack's lock.
     private func addLocked(_ params: AddParams) async throws(RPCError) -> AddResult {
         let (descriptor, family) = try kindAndFamily(params.kind, params.family)
-        if let stack = params.stack { _ = try self.stack(stack) }
+        try checkRoomForInstance()
+        if let stack = params.stack { try checkStackSize(stack, holding: try self.stack(stack).instances.count + 1) }
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         let now = self.now
         let instance = WidgetInstance(
@@ -34,11 +35,14 @@ extension Engine {
             // Read again: validation may have waited on a provider.
             var state = try self.stack(name)
             state.instances.append(instance.id)
+            try checkStackSize(name, holding: state.instances.count)
             if state.top == nil { state.top = state.instances.first }
             changes.append(.putStack(state))
             stack = state
         }
-        try await commit(changes)
+        // Again: validation may have waited, and other adds with it.
+        try checkRoomForInstance()
+        try await commit(changes, holding: \.instances)
         instances[instance.id] = instance
         if descriptor.provider != nil { storedRequests[instance.id] = StoredRequest(reason: .initial, wanted: now, sequence: sequence) }
         scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
@@ -136,6 +140,7 @@ extension Engine {
 
     private func pushLocked(_ params: PushParams) async throws(RPCError) -> PushResult {
         let instance = try instance(params.id)
+        try checkTimeline(params.timeline)
         let now = self.now
         let (history, rows) = relevanceAfter(params.timeline, for: instance.id, at: now)
         try await commit([.putTimeline(instance.id, params.timeline, receivedAt: now), .updateRelevance(instance.id, rows)])

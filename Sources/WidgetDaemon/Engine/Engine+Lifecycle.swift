@@ -18,6 +18,9 @@ extension Engine {
             let runner = self.runner
             Task { await runner.setMaxConcurrent(concurrency) }
             settings = newSettings
+            connections.setMax(newSettings.limits.maxConnections)
+            applyRetention()
+            warnIfOverLimits()
             scheduler.coalescingWindow = newSettings.coalescingWindow
             scheduler.updateBudget(
                 limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)

@@ -64,12 +64,9 @@ extension Engine {
             guard state != before || decision != nil else { return }
             var changes: [StoreChange] = [.putStack(state)]
             if let decision {
+                // Trimmed with every decision, so the log never holds more than max-log-rows.
                 changes.append(.appendDecision(decision))
-                decisionsSincePrune += 1
-                if decisionsSincePrune >= 1000 {
-                    changes.append(.pruneDecisions(keep: settings.decisionRetention))
-                    decisionsSincePrune = 0
-                }
+                changes.append(.pruneDecisions(keep: settings.limits.maxLogRows))
             }
             // A decision that cannot be stored is not made: the stack keeps its top.
             try await commit(changes)
@@ -99,8 +96,13 @@ extension Engine {
         let donation = Donation(
             intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? now, id: params.id,
             group: params.group)
-        try await commit([.putDonation(donation)])
-        donations.append(LocalDonation(donation, calendar: calendar))
+        // Beyond max-donations the oldest go in the same transaction as the new one.
+        var changes: [StoreChange] = [.putDonation(donation)]
+        if donations.count + reserved.donations + 1 > settings.limits.maxDonations {
+            changes.append(.pruneDonations(keep: settings.limits.maxDonations))
+        }
+        try await commit(changes, holding: \.donations)
+        retain(LocalDonation(donation, calendar: calendar))
         donationGeneration += 1
         let matched = instances.values.filter { instance in
             catalog[instance.kind]?.intent.map { donation.matches($0, configuration: instance.configuration) } ?? false

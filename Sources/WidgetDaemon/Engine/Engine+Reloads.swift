@@ -138,9 +138,11 @@ extension Engine {
         var results: [MemberOutcome]
         switch outcome {
         case .success(let answers):
+            let limits = settings.limits
             results = answers.map { answer in
                 switch answer {
-                case .success(let timeline): .timeline(timeline)
+                // A timeline over [limits] is a bad answer like any other: the previous one stays.
+                case .success(let timeline): limits.check(timeline).map { .failed($0.description, cause: "limit") } ?? .timeline(timeline)
                 case .failure(let failure): .failed(failure.description, cause: failure.cause)
                 }
             }

@@ -20,8 +20,9 @@ extension Engine {
         }
         return try await withInstanceLock(Self.stackLockKey(name)) { () async throws(RPCError) -> StackInfo in
             guard stacks[name] == nil else { throw .stackExists(name) }
+            try checkRoomForStack()
             let state = StackState(name: name, smartRotate: params.smartRotate ?? true)
-            try await commit([.putStack(state)])
+            try await commit([.putStack(state)], holding: \.stacks)
             stacks[name] = state
             events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(state)))
             logger.info("stack created", metadata: ["stack": "\(name)"])
@@ -36,6 +37,7 @@ extension Engine {
                 guard !state.instances.contains(id) else { throw .invalidParams("params.instances: '\(id)' is already in stack '\(params.name)'") }
                 state.instances.append(id)
             }
+            try checkStackSize(params.name, holding: state.instances.count)
             if state.top == nil { state.top = state.instances.first }
         }
     }

@@ -54,7 +54,8 @@ public actor Engine {
     /// Stacks to re-evaluate, and when each must be looked at again for reasons of time alone.
     var dirtyStacks: Set<String> = []
     var stackRecheck: [String: Date] = [:]
-    var decisionsSincePrune = 0
+    /// Instances, stacks and donations being stored, counted against `[limits]` until in memory.
+    var reserved = LimitReservations()
     /// What hosts show: the last `visible` report, and when each instance was last shown.
     var visibleNow: Set<InstanceID> = []
     var lastVisible: [InstanceID: Date] = [:]
@@ -75,6 +76,8 @@ public actor Engine {
     public nonisolated let statusReporter: StatusReporter
     /// Entry changes, reloads, rotations and stack changes, for subscribers.
     public nonisolated let events = EventHub()
+    /// Open control connections against `max-connections` (the socket server admits through it).
+    public nonisolated let connections: ConnectionGate
 
     public init(
         store: any StateStore, runner: any ProviderRunning, settings: DaemonSettings, catalog: DescriptorCatalog,
@@ -86,6 +89,7 @@ public actor Engine {
         self.accessPolicy = accessPolicy
         self.accessDaemonUID = accessPolicy.daemonUID
         self.statusReporter = statusReporter
+        self.connections = ConnectionGate(max: settings.limits.maxConnections)
         self.store = store
         self.runner = runner
         self.settings = settings
@@ -145,10 +149,12 @@ public actor Engine {
             dirtyStacks.insert(stack.name)
         }
         donations = state.donations.map { LocalDonation($0, calendar: calendar) }
+        applyRetention()
         lastVisible = state.lastVisible
         logger.info(
             "state restored",
             metadata: ["instances": "\(instances.count)", "timelines": "\(timelines.count)", "state": "\(stateDirectory)"])
+        warnIfOverLimits()
         doorbell.ring()
     }
 

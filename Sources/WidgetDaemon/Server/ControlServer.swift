@@ -12,8 +12,8 @@ public final class ControlServer: Service {
     public static let maxLineBytes = 1 << 20
 
     private let listener: NIOAsyncChannel<ControlConnection, Never>
-    private let router: RequestRouter
-    private let logger: Logger
+    let router: RequestRouter
+    let logger: Logger
     /// The path this process bound (and so removes on exit); nil when systemd passed the socket.
     public let boundPath: String?
 
@@ -68,7 +68,14 @@ public final class ControlServer: Service {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { connections in
                     for try await connection in connections {
-                        group.addTask { await self.serve(connection.channel, caller: connection.caller) }
+                        guard admit() else {
+                            group.addTask { await self.refuse(connection.channel) }
+                            continue
+                        }
+                        group.addTask {
+                            await self.serve(connection.channel, caller: connection.caller)
+                            self.router.engine.connections.release()
+                        }
                     }
                 }
                 // The listener is closed: end the connections still open too.
@@ -140,7 +147,7 @@ public final class ControlServer: Service {
         var caller: PeerCredentials
     }
 
-    private static func line(_ data: Data) -> ByteBuffer {
+    static func line(_ data: Data) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(data.count + 1)
         buffer.writeBytes(data)

@@ -1,0 +1,119 @@
+import Foundation
+
+/// `[limits]` of `widgetd.conf`: how much the daemon takes on, so that no client (or many
+/// together) can grow it without bound. A request over a limit is refused whole and changes
+/// nothing; retained donations and log rows are trimmed instead (the oldest go).
+///
+/// The defaults sit far above what a desktop or the benchmarks use (10,000 instances in
+/// 1,000 stacks for a simulated day), so they only stop a runaway client.
+public struct LimitSettings: Sendable, Hashable, Codable {
+    /// Control connections open at once; one more is answered with an error and closed.
+    /// Each may buffer up to one 1 MiB request line, so this also bounds that memory.
+    public var maxConnections = 256
+    /// Instances placed; `add` beyond it is refused. A state that already holds more (the
+    /// limit was lowered) is loaded whole.
+    public var maxInstances = 100_000
+    /// Smart Stacks; `stack.create` beyond it is refused.
+    public var maxStacks = 10_000
+    /// Instances in one stack.
+    public var maxStackSize = 100
+    /// Entries in one timeline, pushed or from a provider.
+    public var maxEntries = 10_000
+    /// Bytes of one entry's content, as its compact JSON text (what is stored and sent).
+    public var maxEntryBytes = 65_536
+    /// Donations retained: beyond it the oldest (by donation date) are dropped.
+    public var maxDonations = 10_000
+    /// Rotation decisions retained in the log: beyond it the oldest are dropped.
+    public var maxLogRows = 10_000
+
+    public init() {}
+}
+
+/// A limit a request (or a provider's answer) would exceed: which setting, its value, and
+/// what was asked, for a message that says what to change.
+public struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The key in `[limits]`, e.g. `max-instances`.
+    public var setting: String
+    public var max: Int
+    /// What was too much, e.g. "100000 instances" or "a timeline of 12 entries, over 10".
+    public var what: String
+    /// The size that was asked for, when there is one (entries, bytes).
+    public var actual: Int?
+    /// The index of the entry that is too large (`max-entry-bytes`).
+    public var entry: Int?
+
+    public init(setting: String, max: Int, what: String, actual: Int? = nil, entry: Int? = nil) {
+        self.setting = setting
+        self.max = max
+        self.what = what
+        self.actual = actual
+        self.entry = entry
+    }
+
+    public var description: String { "limit exceeded: \(what) (\(setting) in [limits] of widgetd.conf)" }
+
+    /// The socket's limit, whose value the server reads from its gate (it can change on SIGHUP).
+    public static func connections(max: Int) -> LimitExceeded {
+        LimitExceeded(setting: "max-connections", max: max, what: "\(max) open connections")
+    }
+}
+
+extension LimitSettings {
+    public func instancesExceeded() -> LimitExceeded {
+        LimitExceeded(setting: "max-instances", max: maxInstances, what: "\(maxInstances) instances")
+    }
+
+    public func stacksExceeded() -> LimitExceeded {
+        LimitExceeded(setting: "max-stacks", max: maxStacks, what: "\(maxStacks) stacks")
+    }
+
+    public func stackSizeExceeded(_ name: String) -> LimitExceeded {
+        LimitExceeded(setting: "max-stack-size", max: maxStackSize, what: "\(maxStackSize) instances in stack '\(name)'")
+    }
+
+
+    /// The first limit `timeline` breaks (too many entries, or an entry's content too large),
+    /// or nil when it fits.
+    public func check(_ timeline: Timeline) -> LimitExceeded? {
+        let count = timeline.entries.count
+        if count > maxEntries {
+            return LimitExceeded(
+                setting: "max-entries", max: maxEntries, what: "a timeline of \(count) entries, over \(maxEntries)", actual: count)
+        }
+        for (index, entry) in timeline.entries.enumerated() {
+            let bytes = entry.contentJSON.utf8.count
+            if bytes > maxEntryBytes {
+                return LimitExceeded(
+                    setting: "max-entry-bytes", max: maxEntryBytes,
+                    what: "entry \(index) has \(bytes) bytes of content, over \(maxEntryBytes)", actual: bytes, entry: index)
+            }
+        }
+        return nil
+    }
+}
+
+extension LimitSettings {
+    /// One `key = value` line of `[limits]`.
+    mutating func set(key: String, value: String, line: Int) throws(SettingsError) {
+        func count(_ range: ClosedRange<Int>) throws(SettingsError) -> Int {
+            guard let number = Int(value), range.contains(number) else {
+                throw SettingsError(line: line, reason: "\(key): '\(value)' is not an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        switch key {
+        case "max-connections": maxConnections = try count(1...65_536)
+        case "max-instances": maxInstances = try count(1...100_000_000)
+        case "max-stacks": maxStacks = try count(1...10_000_000)
+        case "max-stack-size": maxStackSize = try count(1...100_000)
+        case "max-entries": maxEntries = try count(1...10_000_000)
+        case "max-entry-bytes": maxEntryBytes = try count(16...(256 * 1024 * 1024))
+        case "max-donations": maxDonations = try count(0...100_000_000)
+        case "max-log-rows": maxLogRows = try count(Self.logRowsRange)
+        default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [limits]")
+        }
+    }
+
+    /// Shared with `[rotation] log-retention`, the key this limit had before `[limits]`.
+    static let logRowsRange = 10...10_000_000
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import WidgetCore
+
+/// `[limits]` of `widgetd.conf`, and the timeline check that push and provider answers share.
+@Suite("Limit settings")
+struct LimitSettingsTests {
+    @Test func defaultsAreTheDocumentedOnes() throws {
+        let limits = try DaemonSettings.parse("").limits
+        #expect(limits == LimitSettings())
+        #expect(limits.maxConnections == 256)
+        #expect(limits.maxInstances == 100_000)
+        #expect(limits.maxStacks == 10_000)
+        #expect(limits.maxStackSize == 100)
+        #expect(limits.maxEntries == 10_000)
+        #expect(limits.maxEntryBytes == 65_536)
+        #expect(limits.maxDonations == 10_000)
+        #expect(limits.maxLogRows == 10_000)
+    }
+
+    @Test func everyKeyParses() throws {
+        let settings = try DaemonSettings.parse("""
+            [limits]
+            max-connections = 3
+            max-instances = 4
+            max-stacks = 5
+            max-stack-size = 6
+            max-entries = 7
+            max-entry-bytes = 64
+            max-donations = 0
+            max-log-rows = 10
+            """)
+        var expected = LimitSettings()
+        expected.maxConnections = 3
+        expected.maxInstances = 4
+        expected.maxStacks = 5
+        expected.maxStackSize = 6
+        expected.maxEntries = 7
+        expected.maxEntryBytes = 64
+        expected.maxDonations = 0
+        expected.maxLogRows = 10
+        #expect(settings.limits == expected)
+        // Nothing outside [limits] moved.
+        var others = settings
+        others.limits = LimitSettings()
+        #expect(others == DaemonSettings())
+    }
+
+    @Test func theOldLogRetentionKeyStillSetsTheLogLimit() throws {
+        #expect(try DaemonSettings.parse("[rotation]\nlog-retention = 500\n").limits.maxLogRows == 500)
+        // Both given: the one further down wins.
+        #expect(try DaemonSettings.parse("[rotation]\nlog-retention = 500\n[limits]\nmax-log-rows = 600\n").decisionRetention == 600)
+        #expect(try DaemonSettings.parse("[limits]\nmax-log-rows = 600\n[rotation]\nlog-retention = 500\n").decisionRetention == 500)
+    }
+
+    @Test(arguments: [
+        ("[limits]\nmax-instances = 0\n", 2, "max-instances: '0' is not an integer in 1...100000000"),
+        ("[limits]\n\nmax-connections = many\n", 3, "max-connections: 'many' is not an integer"),
+        ("[limits]\nmax-stacks = -1\n", 2, "max-stacks"),
+        ("[limits]\nmax-stack-size = 1.5\n", 2, "max-stack-size"),
+        ("[limits]\nmax-entries = 10000001\n", 2, "max-entries: '10000001' is not an integer in 1...10000000"),
+        ("[limits]\nmax-entry-bytes = 15\n", 2, "max-entry-bytes: '15' is not an integer in 16..."),
+        ("[limits]\nmax-donations = 1e3\n", 2, "max-donations"),
+        ("[limits]\nmax-log-rows = 9\n", 2, "max-log-rows: '9' is not an integer in 10...10000000"),
+        ("[limits]\nmax-instances = 100 # a hundred\n", 2, "max-instances"),
+        ("[budget]\ndaily-limit = 5\n[limits]\nmax-instanses = 5\n", 4, "unknown key 'max-instanses' in [limits]"),
+        ("[rotation]\nmax-instances = 5\n", 2, "unknown key 'max-instances' in [rotation]"),
+        ("[limit]\n", 1, "unknown section [limit]"),
+    ])
+    func badValuesCarryTheLineNumber(text: String, line: Int, mention: String) {
+        #expect {
+            try DaemonSettings.parse(text)
+        } throws: { error in
+            guard let error = error as? SettingsError else { return false }
+            return error.line == line && error.reason.contains(mention) && error.description.hasPrefix("line \(line): ")
+        }
+    }
+
+    // MARK: Timelines
+
+    func timeline(entries: Int, contentBytes: Int = 10) -> Timeline {
+        // {"t":"xxx"}: 8 bytes around the letters.
+        let text = String(repeating: "x", count: max(0, contentBytes - 8))
+        return Timeline(
+            entries: (0..<entries).map { TimelineEntry(date: t0.addingTimeInterval(Double($0) * 60), content: .object(["t": .string(text)])) },
+            policy: .atEnd)
+    }
+
+    @Test func aTimelineWithinTheLimitsPasses() {
+        var limits = LimitSettings()
+        limits.maxEntries = 3
+        limits.maxEntryBytes = 100
+        #expect(limits.check(timeline(entries: 3, contentBytes: 100)) == nil)
+        #expect(limits.check(timeline(entries: 0)) == nil)
+    }
+
+    @Test func tooManyEntriesNamesTheCountAndTheSetting() throws {
+        var limits = LimitSettings()
+        limits.maxEntries = 3
+        let exceeded = try #require(limits.check(timeline(entries: 4)))
+        #expect(exceeded.setting == "max-entries")
+        #expect(exceeded.max == 3)
+        #expect(exceeded.actual == 4)
+        #expect(exceeded.description == "limit exceeded: a timeline of 4 entries, over 3 (max-entries in [limits] of widgetd.conf)")
+    }
+
+    @Test func anEntryOverTheByteLimitIsNamed() throws {
+        var limits = LimitSettings()
+        limits.maxEntryBytes = 100
+        var entries = timeline(entries: 3, contentBytes: 50).entries
+        entries[1].content = .object(["t": .string(String(repeating: "é", count: 50))])  // 2 bytes each
+        let exceeded = try #require(limits.check(Timeline(entries: entries, policy: .atEnd)))
+        #expect(exceeded.setting == "max-entry-bytes")
+        #expect(exceeded.entry == 1)
+        #expect(exceeded.actual == 108)
+        #expect(exceeded.description == "limit exceeded: entry 1 has 108 bytes of content, over 100 (max-entry-bytes in [limits] of widgetd.conf)")
+    }
+
+    @Test func countMessagesFollowOneForm() {
+        var limits = LimitSettings()
+        limits.maxInstances = 100_000
+        #expect(limits.instancesExceeded().description == "limit exceeded: 100000 instances (max-instances in [limits] of widgetd.conf)")
+        #expect(limits.stackSizeExceeded("home").description.hasPrefix("limit exceeded: 100 instances in stack 'home' (max-stack-size"))
+        #expect(LimitExceeded.connections(max: 4).description == "limit exceeded: 4 open connections (max-connections in [limits] of widgetd.conf)")
+    }
+}
