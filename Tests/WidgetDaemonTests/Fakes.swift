@@ -77,7 +77,11 @@ struct Harness {
     let engine: Engine
     let router: RequestRouter
 
-    init(answer: String = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"never"}"#) throws {
+    /// `virtualStart` nil runs the engine on the real clock.
+    init(
+        answer: String = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"never"}"#,
+        virtualStart: Date? = ISO8601.date(from: "2026-01-05T08:00:00Z")
+    ) throws {
         runner = ScriptedRunner(answer: answer)
         let descriptor = #"""
             {"kind":"k.clock","supportedFamilies":["systemSmall"],"provider":{"exec":["/bin/true"]},
@@ -87,7 +91,7 @@ struct Harness {
         catalog.insertForTesting(try DescriptorParser.parse(Data(descriptor.utf8), path: "/etc/k.json")[0])
         engine = Engine(
             store: store, runner: runner, settings: DaemonSettings(), catalog: catalog, widgetsDirectories: [],
-            stateDirectory: "/nonexistent", virtualStart: ISO8601.date(from: "2026-01-05T08:00:00Z"),
+            stateDirectory: "/nonexistent", virtualStart: virtualStart,
             logger: .init(label: "test"))
         router = RequestRouter(engine: engine, logger: .init(label: "test"))
     }

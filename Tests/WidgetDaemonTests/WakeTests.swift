@@ -56,4 +56,37 @@ import WidgetCore
         _ = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
         #expect(bell.takeRing())
     }
+
+    /// On the real clock, a stack change or a donation that sets an earlier stack re-check
+    /// (here: the end of the user hold after a swipe) must wake the loop, or the re-check
+    /// waits until something else does.
+    @Test func stackChangesRingForAnEarlierRecheck() async throws {
+        // Relevant for two hours from now: the stack's own re-check is when that lapses.
+        let answer = #"{"entries":[{"date":"\#(ISO8601.string(from: Date()))","content":1,"relevance":{"score":1,"duration":7200}}],"policy":"never"}"#
+        let harness = try Harness(answer: answer, virtualStart: nil)
+        let bell = harness.engine.bell
+        var ids: [String] = []
+        for _ in 0..<2 {
+            let added = await harness.call("add", #"{"kind":"k.clock","family":"systemSmall"}"#)
+            ids.append(try #require((added.result as? [String: Any])?["id"] as? String))
+        }
+        // The loop's part: launch the first loads and wait for them to land.
+        _ = await harness.engine.tick()
+        for id in ids {
+            for _ in 0..<2000 {
+                let timeline = await harness.call("timeline", #"{"id":"\#(id)"}"#).result as? [String: Any]
+                if timeline?["receivedAt"] is String { break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        _ = await harness.call("stack.create", #"{"name":"s"}"#)
+        _ = await harness.call("stack.add", #"{"name":"s","instances":["\#(ids[0])","\#(ids[1])"]}"#)
+        // Nothing is due now: the loop sleeps until it is rung.
+        let (next, _, _) = await harness.engine.tick()
+        _ = bell.takeRing()
+        _ = await harness.call("stack.swipe", #"{"name":"s","instance":"\#(ids[1])"}"#)
+        let recheck = await harness.engine.nextWake()
+        #expect(recheck != nil && (next == nil || recheck! < next!), "the swipe's hold sets a re-check")
+        #expect(bell.takeRing())
+    }
 }

@@ -109,6 +109,8 @@ extension Engine {
         }.map(\.id).sorted()
         for id in matched { dirtyStacks.formUnion(stacks(containing: id)) }
         await evaluateDirtyStacks()
+        // A new affinity slot may move a stack's re-check before the loop's wake-up.
+        scheduleChanged()
         return DonateResult(matched: matched)
     }
 
@@ -143,6 +145,7 @@ extension Engine {
             }
         }
         await evaluateDirtyStacks()
+        scheduleChanged()
         return DonationsDeleteResult(deleted: deleted.count)
     }
 

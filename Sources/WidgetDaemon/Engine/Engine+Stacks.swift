@@ -100,6 +100,9 @@ extension Engine {
             events.publish(WidgetEvent(type: .stack, date: now, stack: StackInfo(state)))
         }
         await evaluateStack(name)
+        // The evaluation may set an earlier re-check (a user hold ending, a relevance lapsing)
+        // than the loop sleeps towards.
+        scheduleChanged()
         return StackInfo(try stack(name))
     }
 
