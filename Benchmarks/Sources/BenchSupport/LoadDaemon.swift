@@ -30,7 +30,9 @@ public final class LoadDaemon: @unchecked Sendable {
 
         public init(binary: String, workDir: String, widgetsDirs: [String], config: String? = nil) {
             self.binary = binary
-            self.workDir = workDir
+            // Absolute, because NOTIFY_SOCKET must be: with a relative one the daemon's READY=1
+            // never arrived and the start waited out its 120 s.
+            self.workDir = workDir.hasPrefix("/") ? workDir : FileManager.default.currentDirectoryPath + "/" + workDir
             self.widgetsDirs = widgetsDirs
             self.config = config
         }
