@@ -4,6 +4,8 @@ import WidgetDaemon
 @main
 enum WidgetdMain {
     static func main() async {
+        // First, before any other thread allocates (see MallocArenas).
+        MallocArenas.apply()
         await WidgetdCommand.main(nil)
     }
 }

@@ -70,26 +70,75 @@ struct Day: AsyncParsableCommand {
     }
 
     static func measure(common: CommonOptions, options: DayOptions) throws {
+        let simulation = try DaySimulation(common: common, options: options)
+        defer { simulation.daemon.stop() }
+        let warm = try simulation.simulateDay("day 1 (warm-up)")
+        usleep(500_000)
+        let rssAfterWarm = try simulation.daemon.memory()
+        let launchesAfterWarm = simulation.launches()
+        let measured = try simulation.simulateDay("day 2")
+        usleep(500_000)
+        let rssAfterDay = try simulation.daemon.memory()
+        let launchesAfterDay = simulation.launches()
+        let statusText = simulation.statusText()
+        let stateSize = simulation.stateSize()
+
+        let dayLaunches = launchesAfterDay.launches - launchesAfterWarm.launches
+        let dayReloads = launchesAfterDay.instances - launchesAfterWarm.instances
+        try common.emit(Figure(
+            id: "scale.day",
+            figure: "simulated day: \(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks, virtual clock advanced 24 h",
+            widgetd: measured.seconds, reference: nil, unit: "s/simulated day", ratio: nil, target: "report", met: nil,
+            notes: "second simulated day (after a warm-up day of \(fixed(warm.seconds, 2)) s): \(24 / options.stepHours) × clock.advance "
+                + "\(options.stepHours)h, slowest step \(fixed(measured.steps.max() ?? 0, 2)) s, \(measured.processed) scheduler events "
+                + "processed, \(dayLaunches) provider launches reloading \(dayReloads) instances (sh batch provider: 4 hourly entries "
+                + "with relevance, atEnd); \(options.donations) donations over \(options.topics) topics; budget 70/day, 5 min; "
+                + "set-up over the socket \(fixed(simulation.setupSeconds, 1)) s; status: \(statusText); state.sqlite \(megabytes(stateSize))"))
+        let growth = Double(rssAfterDay.rss - rssAfterWarm.rss) / Double(rssAfterWarm.rss) * 100
+        try common.emit(Figure(
+            id: "scale.day.rss-growth",
+            figure: "simulated day: RSS growth over the second day (\(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks)",
+            widgetd: growth, reference: nil, unit: "%", ratio: nil, target: "< 5 %", met: growth < 5,
+            notes: "VmRSS after the warm-up day \(rssAfterWarm.rss) B (\(megabytes(rssAfterWarm.rss))), after the second day "
+                + "\(rssAfterDay.rss) B (\(megabytes(rssAfterDay.rss))); VmHWM \(megabytes(rssAfterDay.peak)); "
+                + "VmRSS after set-up, before the warm-up day \(megabytes(simulation.rssAfterSetup.rss))"))
+    }
+}
+
+/// The simulated day's daemon, set up and ready to advance: `day` runs two days of it and
+/// `soak` a week.
+final class DaySimulation {
+    let options: DayOptions
+    let daemon: RunningDaemon
+    let directory: String
+    let launchLog: String
+    let rpc: RPC
+    private(set) var setupSeconds = 0.0
+    private(set) var rssAfterSetup: ProcessMemory
+    private let clock = ContinuousClock()
+
+    /// Starts widgetd on the virtual clock and sets up stacks, instances (each added to its
+    /// stack), donations and the first loads, over the socket.
+    init(common: CommonOptions, options: DayOptions, extraEnvironment: [String: String] = [:]) throws {
+        self.options = options
         let widgetd = try common.widgetdPath()
         let work = try common.prepareWorkDirectory()
-        let directory = work + "/day"
+        directory = work + "/day"
         let manager = FileManager.default
         if manager.fileExists(atPath: directory) { try manager.removeItem(atPath: directory) }
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let launchLog = directory + "/launches.log"
+        launchLog = directory + "/launches.log"
         try Fixtures.writeDayWidgets(into: directory + "/widgets", launchLog: launchLog)
         try Fixtures.writeDayConfig(to: directory + "/widgetd.conf")
 
-        let daemon = try RunningDaemon(DaemonSetup(
+        daemon = try RunningDaemon(DaemonSetup(
             executable: widgetd, runDirectory: directory, name: "widgetd", stateDirectory: directory + "/state",
-            widgetsDirectory: directory + "/widgets", configPath: directory + "/widgetd.conf", clock: "virtual:" + options.start))
+            widgetsDirectory: directory + "/widgets", configPath: directory + "/widgetd.conf", clock: "virtual:" + options.start,
+            extraEnvironment: extraEnvironment))
         print("day: starting widgetd (log \(daemon.setup.logPath))")
         try daemon.start(timeout: 120)
-        defer { daemon.stop() }
-        let rpc = try RPC(socket: daemon.setup.socketPath)
-        let clock = ContinuousClock()
+        rpc = try RPC(socket: daemon.setup.socketPath)
 
-        // Set-up: stacks, instances (each added to its stack), donations, first loads.
         let begin = clock.now
         let perStack = options.instances / options.stacks
         let names = (0..<options.stacks).map { index -> String in
@@ -127,63 +176,51 @@ struct Day: AsyncParsableCommand {
                  "date": .string(ISO8601.string(from: date)), "id": .string("d\(index)")])
         }
         try rpc.call("clock.advance", ["seconds": .number(0)])
-        let setupSeconds = (clock.now - begin).coreSeconds
-        let launchesAfterSetup = launches(launchLog)
-        let rssAfterSetup = try daemon.memory()
-        print("  set-up: \(fixed(setupSeconds, 1)) s (\(options.instances) adds, \(options.stacks) stacks, \(options.donations) donations, \(launchesAfterSetup.launches) provider launches)")
+        setupSeconds = (clock.now - begin).coreSeconds
+        rssAfterSetup = try daemon.memory()
+        let launches = Self.launches(launchLog)
+        print("  set-up: \(fixed(setupSeconds, 1)) s (\(options.instances) adds, \(options.stacks) stacks, \(options.donations) donations, \(launches.launches) provider launches)")
+    }
 
-        func simulateDay(_ label: String) throws -> (seconds: Double, processed: Int, steps: [Double]) {
-            var processed = 0
-            var steps: [Double] = []
-            let dayStart = clock.now
-            for _ in 0..<(24 / options.stepHours) {
-                let stepStart = clock.now
-                let result = try rpc.call("clock.advance", ["seconds": .number(Double(options.stepHours * 3600))])
-                steps.append((clock.now - stepStart).coreSeconds)
-                processed += ((result as? [String: Any])?["processed"] as? Int) ?? 0
-            }
-            let seconds = (clock.now - dayStart).coreSeconds
-            print("  \(label): \(fixed(seconds, 2)) s wall, \(processed) processed; slowest step \(fixed(steps.max() ?? 0, 2)) s")
-            return (seconds, processed, steps)
+    /// Advances the virtual clock 24 h in steps of `stepHours`.
+    func simulateDay(_ label: String) throws -> (seconds: Double, processed: Int, steps: [Double]) {
+        var processed = 0
+        var steps: [Double] = []
+        let dayStart = clock.now
+        for _ in 0..<(24 / options.stepHours) {
+            let stepStart = clock.now
+            let result = try rpc.call("clock.advance", ["seconds": .number(Double(options.stepHours * 3600))])
+            steps.append((clock.now - stepStart).coreSeconds)
+            processed += ((result as? [String: Any])?["processed"] as? Int) ?? 0
         }
+        let seconds = (clock.now - dayStart).coreSeconds
+        print("  \(label): \(fixed(seconds, 2)) s wall, \(processed) processed; slowest step \(fixed(steps.max() ?? 0, 2)) s")
+        return (seconds, processed, steps)
+    }
 
-        let warm = try simulateDay("day 1 (warm-up)")
-        usleep(500_000)
-        let rssAfterWarm = try daemon.memory()
-        let launchesAfterWarm = launches(launchLog)
-        let measured = try simulateDay("day 2")
-        usleep(500_000)
-        let rssAfterDay = try daemon.memory()
-        let launchesAfterDay = launches(launchLog)
+    func launches() -> (launches: Int, instances: Int) { Self.launches(launchLog) }
+
+    /// The daemon's open file descriptors (entries of /proc/PID/fd).
+    func openDescriptors() throws -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd") else {
+            throw ScaleError("cannot list /proc/\(daemon.pid)/fd")
+        }
+        return entries.count
+    }
+
+    func statusText() -> String {
         let status = try? rpc.call("status")
-        let statusText = (status as? [String: Any]).map { dictionary in
+        return (status as? [String: Any]).map { dictionary in
             ["instances", "stacks", "pendingReloads", "now"].compactMap { key in dictionary[key].map { "\(key) \($0)" } }.joined(separator: ", ")
         } ?? "-"
-        let stateSize = (try? manager.attributesOfItem(atPath: directory + "/state/state.sqlite")[.size] as? Int) ?? 0
+    }
 
-        let dayLaunches = launchesAfterDay.launches - launchesAfterWarm.launches
-        let dayReloads = launchesAfterDay.instances - launchesAfterWarm.instances
-        try common.emit(Figure(
-            id: "scale.day",
-            figure: "simulated day: \(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks, virtual clock advanced 24 h",
-            widgetd: measured.seconds, reference: nil, unit: "s/simulated day", ratio: nil, target: "report", met: nil,
-            notes: "second simulated day (after a warm-up day of \(fixed(warm.seconds, 2)) s): \(24 / options.stepHours) × clock.advance "
-                + "\(options.stepHours)h, slowest step \(fixed(measured.steps.max() ?? 0, 2)) s, \(measured.processed) scheduler events "
-                + "processed, \(dayLaunches) provider launches reloading \(dayReloads) instances (sh batch provider: 4 hourly entries "
-                + "with relevance, atEnd); \(options.donations) donations over \(options.topics) topics; budget 70/day, 5 min; "
-                + "set-up over the socket \(fixed(setupSeconds, 1)) s; status: \(statusText); state.sqlite \(megabytes(stateSize))"))
-        let growth = Double(rssAfterDay.rss - rssAfterWarm.rss) / Double(rssAfterWarm.rss) * 100
-        try common.emit(Figure(
-            id: "scale.day.rss-growth",
-            figure: "simulated day: RSS growth over the second day (\(grouped(options.instances)) instances, \(grouped(options.stacks)) stacks)",
-            widgetd: growth, reference: nil, unit: "%", ratio: nil, target: "< 5 %", met: growth < 5,
-            notes: "VmRSS after the warm-up day \(rssAfterWarm.rss) B (\(megabytes(rssAfterWarm.rss))), after the second day "
-                + "\(rssAfterDay.rss) B (\(megabytes(rssAfterDay.rss))); VmHWM \(megabytes(rssAfterDay.peak)); "
-                + "VmRSS after set-up, before the warm-up day \(megabytes(rssAfterSetup.rss))"))
+    func stateSize() -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: directory + "/state/state.sqlite")[.size] as? Int) ?? 0
     }
 
     /// Launches logged by the provider so far, and the instances they served.
-    private static func launches(_ path: String) -> (launches: Int, instances: Int) {
+    static func launches(_ path: String) -> (launches: Int, instances: Int) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (0, 0) }
         let counts = text.split(separator: "\n").compactMap { Int($0) }
         return (counts.count, counts.reduce(0, +))

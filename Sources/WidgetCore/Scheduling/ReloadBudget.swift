@@ -65,4 +65,10 @@ public struct BudgetHistory: Sendable, Equatable {
             dates.removeAll { $0 <= expired }
         }
     }
+
+    /// Reloads recorded after `now` (the wall clock went back) count as made at `now`.
+    public mutating func clamp(notAfter now: Date) {
+        guard let last = dates.last, last > now else { return }
+        for index in dates.indices where dates[index] > now { dates[index] = now }
+    }
 }

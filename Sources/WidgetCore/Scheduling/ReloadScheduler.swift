@@ -193,6 +193,31 @@ public struct ReloadScheduler: Sendable {
         request(id, reason: .retry, at: retryAt)
     }
 
+    // MARK: Clock steps
+
+    /// The wall clock went back from `old` to `now` (a `clock set` to an earlier instant, or a
+    /// real-clock step seen by the daemon). Dates are wall-clock instants, so due dates after
+    /// `now` stay where they are, with two exceptions that would otherwise hold a widget back
+    /// by the size of the step:
+    /// - budgeted reloads recorded after `now` count as made at `now`: they still count against
+    ///   the 24 hours (stepping back never refunds budget), and the minimum spacing runs from
+    ///   `now`, not from a date that has not come yet;
+    /// - a reload that was due before the step (wanted in `(now, old]`) and has not run (the
+    ///   budget deferred it) stays due: it runs once, as soon as the budget allows.
+    /// Nothing that already ran becomes due again: a launch clears its due dates.
+    public mutating func clockSteppedBack(from old: Date, to now: Date) {
+        for index in slots.indices where slots[index].inUse {
+            slots[index].history.clamp(notAfter: now)
+            if let request = slots[index].request, request.wanted > now, request.wanted <= old {
+                slots[index].request = Request(reason: request.reason, wanted: now)
+            }
+            if let due = slots[index].policyDue, due > now, due <= old {
+                slots[index].policyDue = now
+            }
+            reschedule(Int32(index))
+        }
+    }
+
     // MARK: Running
 
     /// The earliest instant at which something is due, if anything is.

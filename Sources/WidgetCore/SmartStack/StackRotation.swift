@@ -88,6 +88,8 @@ public enum StackRotation {
     public static func evaluate(
         _ state: inout StackState, candidates: [RankedCandidate], at now: Date, settings: RotationSettings
     ) -> (decision: RotationDecision?, recheck: Date?) {
+        // Dates after `now` mean the wall clock went back; see `clampDates`.
+        state.clampDates(notAfter: now, hold: settings.userHold)
         state.rotations.removeAll { $0 <= now.addingTimeInterval(-3600) }
         guard !state.instances.isEmpty else { return (nil, nil) }
         let byID = Dictionary(candidates.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })

@@ -51,13 +51,15 @@ struct Daemon {
             router: RequestRouter(engine: engine, logger: logger), logger: logger,
             group: MultiThreadedEventLoopGroup.singleton)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let bell = engine.bell
         if options.virtualStart == nil {
-            let bell = engine.bell
-            WallClockWatcher.start {
-                logger.notice("wall clock changed; recomputing what is due")
-                bell.ring()
+            // The loop tells a step from time passing and logs it (Engine+ClockStep).
+            if !WallClockWatcher.start({ bell.ring() }) {
+                logger.warning("no CLOCK_REALTIME timerfd: wall-clock steps are noticed at the next wake-up only")
             }
         }
+        // Local time matters on both clocks (donation affinity); the loop re-reads the zone.
+        TimeZoneWatcher.start { bell.ring() }
         logger.info(
             "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",

@@ -14,8 +14,8 @@ extension Engine {
         return try await move(to: start.addingTimeInterval(params.seconds))
     }
 
-    /// Sets the virtual clock. Forward, it behaves as `advance`; backward, it recomputes what
-    /// each instance shows next without firing anything twice.
+    /// Sets the virtual clock. Forward, it behaves as `advance`; backward, it applies the rules
+    /// of a wall-clock step back (`clockSteppedBack`) without firing anything twice.
     public func setClock(_ params: ClockSetParams) async throws(RPCError) -> ClockInfo {
         guard let start = virtualNow else { throw .clockNotVirtual }
         if params.date >= start {
@@ -24,12 +24,9 @@ extension Engine {
         guard !advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
         await drainRunning()
         virtualNow = params.date
-        for (id, stored) in timelines {
-            scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: params.date))
-        }
+        clockSteppedBack(from: start, to: params.date)
         let processed = processDue()
         await drainRunning()
-        dirtyStacks.formUnion(stacks.keys)
         await evaluateDirtyStacks()
         doorbell.ring()
         return clockInfo(processed: processed)

@@ -7,30 +7,41 @@ import WidgetStore
 extension Engine {
     /// Carries out everything due at `now`: entry changes at once, reload batches as provider
     /// launches that run while the actor keeps serving. Returns how many events there were.
+    ///
+    /// After the wall clock jumped forward, every entry change in between is carried out, each
+    /// at its own date and in order for each instance: an entry's next change is set from its
+    /// own date, so the pop is repeated until nothing is due.
     @discardableResult
     func processDue() -> Int {
         guard !stopping else { return 0 }
         let now = self.now
-        let events = scheduler.popDue(now: now)
         for (name, date) in stackRecheck where date <= now {
             stackRecheck[name] = nil
             dirtyStacks.insert(name)
         }
-        for event in events {
-            switch event {
-            case .entryChange(let id, let date):
-                entryChanged(id, at: date)
-                dirtyStacks.formUnion(stacks(containing: id))
-            case .reload(let batch):
-                launch(batch)
+        var count = 0
+        while true {
+            let events = scheduler.popDue(now: now)
+            guard !events.isEmpty else { break }
+            count += events.count
+            for event in events {
+                switch event {
+                case .entryChange(let id, let date):
+                    entryChanged(id, at: date)
+                    dirtyStacks.formUnion(stacks(containing: id))
+                case .reload(let batch):
+                    launch(batch)
+                }
             }
         }
-        return events.count
+        return count
     }
 
     /// Called by the scheduler loop: process what is due and say when to wake next.
     /// Notes when the loop will wake, so requests ring it only for something earlier.
     public func tick() async -> (next: Date?, now: Date, virtual: Bool) {
+        noticeWallClockStep()
+        refreshTimeZone()
         processDue()
         await evaluateDirtyStacks()
         let next = nextWake()
@@ -56,7 +67,7 @@ extension Engine {
         let current = stored.timeline.currentIndex(at: date)
         events.publish(WidgetEvent(type: .entryChange, date: date, instance: id, entry: current.map { stored.timeline.entries[$0] }))
         logger.debug("entry change", metadata: ["instance": "\(id)", "date": "\(ISO8601.string(from: date))", "entry": "\(current ?? -1)"])
-        scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: max(date, now)))
+        scheduler.setNextEntryChange(id, stored.timeline.nextEntryDate(after: date))
     }
 
     /// One wake-up, one launch per group: everything for a batch-capable provider, else the

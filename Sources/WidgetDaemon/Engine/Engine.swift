@@ -49,8 +49,14 @@ public actor Engine {
     var donationGeneration = 0
     var relevance: [InstanceID: RelevanceHistory] = [:]
     var affinityModel = DonationAffinity()
-    /// Time of day and weekends are read in the daemon's time zone (TZ).
+    /// Time of day and weekends are read in the system's time zone (TZ, else /etc/localtime),
+    /// re-read when it changes (`refreshTimeZone`).
     var calendar = Calendar.current
+    /// What the time zone was last read from (see `SystemTimeZone.identity`).
+    var timeZoneIdentity = SystemTimeZone.identity()
+    /// The wall clock and CLOCK_BOOTTIME at the last tick, to tell a wall-clock step from
+    /// time passing (real clock only).
+    var wallReference: (wall: Date, boot: Double)?
     /// Stacks to re-evaluate, and when each must be looked at again for reasons of time alone.
     var dirtyStacks: Set<String> = []
     var stackRecheck: [String: Date] = [:]
@@ -120,7 +126,8 @@ public actor Engine {
             instances[instance.id] = instance
             scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
             if let dates = state.budgetedReloads[instance.id] {
-                scheduler.restoreHistory(instance.id, dates: dates)
+                // Reloads stored after `now` (the clock went back while widgetd was down) count as made now.
+                scheduler.restoreHistory(instance.id, dates: dates.map { min($0, now) })
             }
             if let stored = state.timelines[instance.id] {
                 timelines[instance.id] = stored

@@ -92,13 +92,19 @@ final class DaemonFixture {
     // MARK: Running
 
     /// Starts widgetd and waits for READY=1 on the notify socket. `clock` nil: real clock.
-    func start(clock: String? = DaemonFixture.virtualStart, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `wrapper` runs it through another program (e.g. `unshare`), which must exec widgetd
+    /// with the arguments that follow, so that the process is widgetd's own.
+    func start(
+        clock: String? = DaemonFixture.virtualStart, arguments: [String] = [], environment: [String: String] = [:],
+        wrapper: [String] = []
+    ) throws {
         let notify = try self.notify ?? NotifySocket(path: directory + "/notify.sock")
         self.notify = notify
         var args = ["--socket", socketPath, "--state-dir", stateDirectory, "--widgets-dir", widgetsDirectory, "--log-target", "stderr", "--log-level", "debug"]
         if let clock { args += ["--clock", "virtual:" + clock] }
+        let command = wrapper + [TestPaths.widgetd] + args + arguments
         let process = try launch(
-            TestPaths.widgetd, args + arguments, environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 })
+            command[0], Array(command.dropFirst()), environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 })
         self.process = process
         guard notify.wait(for: "READY=1") != nil else {
             throw FixtureError("widgetd did not report READY=1; log:\n\(log())")
