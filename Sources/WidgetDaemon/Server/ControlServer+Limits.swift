@@ -31,13 +31,7 @@ extension ControlServer {
             try await connection.executeThenClose { _, outbound in
                 try await outbound.write(Self.line(failure))
                 // As in `serve`: the close must not drop the line still in the channel.
-                let flushed = connection.channel.eventLoop.makePromise(of: Void.self)
-                connection.channel.writeAndFlush(ByteBuffer(), promise: flushed)
-                try await withTaskCancellationHandler {
-                    try await flushed.futureResult.get()
-                } onCancel: {
-                    connection.channel.close(promise: nil)
-                }
+                try await Self.flushBeforeClose(connection.channel)
             }
         } catch {
             logger.debug("refused connection ended", metadata: ["error": "\(error)"])

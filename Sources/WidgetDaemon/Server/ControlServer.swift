@@ -121,23 +121,27 @@ public final class ControlServer: Service {
                             break reading
                         }
                     }
-                    // `executeThenClose` closes as soon as this returns, and a close drops what
-                    // the channel still holds: the answers a slow reader has not taken yet (a
-                    // client that pipelines and half-closes lost the tail of its answers; found
-                    // by HostileFramesTests). An empty write completes after every write before it.
-                    // A peer that never reads must not hold up shutdown: cancelled, it is closed.
-                    let flushed = connection.channel.eventLoop.makePromise(of: Void.self)
-                    connection.channel.writeAndFlush(ByteBuffer(), promise: flushed)
-                    try await withTaskCancellationHandler {
-                        try await flushed.futureResult.get()
-                    } onCancel: {
-                        connection.channel.close(promise: nil)
-                    }
+                    try await Self.flushBeforeClose(connection.channel)
                     // The peer is gone (or closed its side): its subscriptions end with it.
                 }
             }
         } catch {
             logger.debug("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Waits until everything written to `channel` has left it. `executeThenClose` closes as
+    /// soon as its body returns, and a close drops what the channel still holds: the answers a
+    /// slow reader has not taken yet (a client that pipelines and half-closes lost the tail of
+    /// its answers; found by HostileFramesTests). An empty write completes after every write
+    /// before it. A peer that never reads must not hold up shutdown: cancelled, it is closed.
+    static func flushBeforeClose(_ channel: any Channel) async throws {
+        let flushed = channel.eventLoop.makePromise(of: Void.self)
+        channel.writeAndFlush(ByteBuffer(), promise: flushed)
+        try await withTaskCancellationHandler {
+            try await flushed.futureResult.get()
+        } onCancel: {
+            channel.close(promise: nil)
         }
     }
 
