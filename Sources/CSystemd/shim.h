@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <sys/timerfd.h>
+#include <malloc.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 
@@ -25,5 +26,11 @@ static inline int widgetd_pidfd_open(pid_t pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/// Caps glibc's malloc arenas (`mallopt(M_ARENA_MAX, count)`); <malloc.h> is not part of
+/// Swift's Glibc module. Returns mallopt's 1 on success.
+static inline int widgetd_cap_malloc_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
 }
 #endif

@@ -1,9 +1,5 @@
+import CSystemd
 import Glibc
-
-/// glibc's `mallopt`: <malloc.h> is not part of the Glibc module, so it is declared here with
-/// its C signature, `int mallopt(int param, int value)`.
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 
 /// Caps glibc's malloc arenas before the daemon's threads start.
 ///
@@ -15,11 +11,9 @@ private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 /// as `MALLOC_ARENA_MAX` in `widgetd.service`. An administrator's own `MALLOC_ARENA_MAX` wins.
 public enum MallocArenas {
     public static let cap: Int32 = 1
-    /// M_ARENA_MAX in <malloc.h>.
-    static let arenaMaxParameter: Int32 = -8
 
     public static func apply() {
         guard getenv("MALLOC_ARENA_MAX") == nil else { return }
-        _ = glibcMallopt(arenaMaxParameter, cap)
+        _ = widgetd_cap_malloc_arenas(cap)
     }
 }
