@@ -90,7 +90,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "WidgetIntegrationTests",
-            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient"],
+            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
