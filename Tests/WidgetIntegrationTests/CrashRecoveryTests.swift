@@ -102,15 +102,8 @@ extension Integration {
             _ = FileManager.default.createFile(atPath: release + "0", contents: nil)
             while startsCount() < 2 { usleep(10_000) }
             fixture.crash()
-            let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            sqlite.arguments = [fixture.stateDirectory + "/state.sqlite", "SELECT reason FROM request"]
-            let output = Pipe()
-            sqlite.standardOutput = output
-            try sqlite.run()
-            let rows = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            sqlite.waitUntilExit()
-            #expect(rows == "configuration\n")
+            let rows = try StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT reason FROM request", readOnly: false)
+            #expect(rows == ["configuration"])
             let pids = ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n")
             for pid in pids.compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
         }

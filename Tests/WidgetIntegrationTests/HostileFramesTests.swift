@@ -104,15 +104,7 @@ extension Integration {
 
         /// `PRAGMA integrity_check` through the sqlite3 shell; "ok" when sound.
         static func integrityCheck(_ path: String) -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [path, "PRAGMA integrity_check"]
-            let out = Pipe()
-            process.standardOutput = out
-            guard (try? process.run()) != nil else { return "sqlite3 not found" }
-            let text = out.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            do { return try StateSQL.run(path, "PRAGMA integrity_check") } catch { return "\(error)" }
         }
     }
 }

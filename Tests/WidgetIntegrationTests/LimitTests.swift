@@ -289,7 +289,7 @@ extension Integration {
 
         /// Donation ids as the state file holds them, sorted.
         static func storedDonations(_ fixture: DaemonFixture) -> [String] {
-            LimitsSQL.query(fixture, "SELECT id FROM donation ORDER BY id")
+            (try? StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT id FROM donation ORDER BY id")) ?? ["sqlite3 failed"]
         }
 
         @Test func theRotationLogKeepsTheNewestRows() throws {
@@ -322,7 +322,7 @@ extension Integration {
             #expect(log.count == 10)
             // The newest ten: the last rotation is among them.
             #expect(log.last?["date"] as? String == "2026-01-05T08:29:00Z")
-            #expect(LimitsSQL.query(fixture, "SELECT count(*) FROM decision") == ["10"])
+            #expect(try StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT count(*) FROM decision") == ["10"])
             print("limits: \(decided) rotations decided, \(log.count) kept in the log (max-log-rows = 10)")
         }
 
@@ -374,21 +374,5 @@ extension Integration {
             print("limits: max-connections = 4: 21 connections refused with -32014 (\(logged.count) log line), "
                 + "the 4 open ones served, a new one admitted \(String(format: "%.2f", Date().timeIntervalSince(closed))) s after one closed")
         }
-    }
-}
-
-/// Reads the daemon's state file with the `sqlite3` tool (read-only), one row per line.
-enum LimitsSQL {
-    static func query(_ fixture: DaemonFixture, _ sql: String) -> [String] {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = ["-readonly", fixture.stateDirectory + "/state.sqlite", sql]
-        let out = Pipe()
-        sqlite.standardOutput = out
-        sqlite.standardError = FileHandle.nullDevice
-        guard (try? sqlite.run()) != nil else { return ["sqlite3 not runnable"] }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        sqlite.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

@@ -23,6 +23,22 @@ extension Integration {
             log.components(separatedBy: text).count - 1
         }
 
+        /// Starts widgetd on the fixture's paths (with `extra` arguments) and waits for it to
+        /// give up: its exit status and what it logged, also printed under `label`.
+        static func failedStart(_ fixture: DaemonFixture, _ label: String, _ extra: [String] = []) throws -> (status: Int32, log: String) {
+            let logPath = fixture.directory + "/failed-start.log"
+            unlink(logPath)
+            let process = try fixture.launch(
+                TestPaths.widgetd,
+                ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
+                 "--log-target", "stderr"] + extra,
+                log: logPath)
+            process.waitUntilExit()
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            print("storage faults: \(label): exit \(process.terminationStatus): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return (process.terminationStatus, log)
+        }
+
         @Test func fullDiskRefusesWritesPreciselyKeepsServingAndRecovers() throws {
             let fixture = try DaemonFixture()
             try fixture.counterWidget()
@@ -89,17 +105,9 @@ extension Integration {
             // Full at start-up: exit 73 (not restarted by systemd), saying so.
             #expect(fixture.stop() == 0)
             disk.fill()
-            let logPath = fixture.directory + "/full.log"
-            let process = try fixture.launch(
-                TestPaths.widgetd,
-                ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
-                 "--log-target", "stderr"],
-                log: logPath)
-            process.waitUntilExit()
-            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            print("storage faults: start on a full disk: exit \(process.terminationStatus): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
-            #expect(process.terminationStatus == 73)
-            #expect(log.contains("is full"))
+            let fullStart = try Self.failedStart(fixture, "start on a full disk")
+            #expect(fullStart.status == 73)
+            #expect(fullStart.log.contains("is full"))
             disk.free()
             try fixture.start()
             #expect(Self.instances(fixture) == (acknowledged + [recovered]).sorted())
@@ -123,15 +131,8 @@ extension Integration {
             #expect(fixture.stop() == 0)
 
             try disk.remount(readOnly: true)
-            let process = try fixture.launch(
-                TestPaths.widgetd,
-                ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
-                 "--log-target", "stderr"],
-                log: fixture.directory + "/readonly.log")
-            process.waitUntilExit()
-            let log = (try? String(contentsOfFile: fixture.directory + "/readonly.log", encoding: .utf8)) ?? ""
-            print("storage faults: start on a read-only state dir: exit \(process.terminationStatus): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
-            #expect(process.terminationStatus == 73)
+            let (status, log) = try Self.failedStart(fixture, "start on a read-only state dir")
+            #expect(status == 73)
             #expect(log.contains("is not writable (EROFS, Read-only file system)"))
             #expect(try StorageFaultUnit.restartPreventExitStatus().contains(73))
 
@@ -171,8 +172,8 @@ extension Integration {
             #expect(fixture.stop() == 0)
             let database = fixture.stateDirectory + "/state.sqlite"
             // Fold the WAL into the file, so the damage below hits committed state.
-            try StorageFaultUnit.sqlite(database, "PRAGMA wal_checkpoint(TRUNCATE);")
-            let instanceRoot = Int(try StorageFaultUnit.sqlite(database, "SELECT rootpage FROM sqlite_master WHERE name = 'instance';")) ?? 0
+            try StateSQL.run(database, "PRAGMA wal_checkpoint(TRUNCATE);")
+            let instanceRoot = Int(try StateSQL.run(database, "SELECT rootpage FROM sqlite_master WHERE name = 'instance';")) ?? 0
             let pristine = try Data(contentsOf: URL(fileURLWithPath: database))
             #expect(instanceRoot > 1)
 
@@ -187,17 +188,8 @@ extension Integration {
             for (name, damaged) in damages {
                 for suffix in ["-wal", "-shm"] { unlink(database + suffix) }
                 try damaged.write(to: URL(fileURLWithPath: database))
-                let logPath = fixture.directory + "/corrupt.log"
-                unlink(logPath)
-                let process = try fixture.launch(
-                    TestPaths.widgetd,
-                    ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
-                     "--log-target", "stderr"],
-                    log: logPath)
-                process.waitUntilExit()
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                print("storage faults: \(name): exit \(process.terminationStatus): \(log.trimmingCharacters(in: .whitespacesAndNewlines))")
-                #expect(process.terminationStatus == 65, "\(name)")
+                let (status, log) = try Self.failedStart(fixture, name)
+                #expect(status == 65, "\(name)")
                 #expect(log.contains("is damaged or not a database"), "\(name)")
                 #expect(log.contains("widgetd has not modified it"), "\(name)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == damaged, "\(name): the file was changed")
@@ -216,18 +208,14 @@ extension Integration {
             let fixture = try DaemonFixture()
             let config = fixture.directory + "/widgetd.conf"
             try "[budget]\ndaily-limit = lots\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let process = try fixture.launch(
-                TestPaths.widgetd,
-                ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
-                 "--config", config, "--log-target", "stderr"])
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 78, "\(fixture.log())")
+            let (status, log) = try Self.failedStart(fixture, "bad settings", ["--config", config])
+            #expect(status == 78, "\(log)")
             #expect(try StorageFaultUnit.restartPreventExitStatus().contains(78))
         }
     }
 }
 
-/// What the shipped unit and the sqlite3 CLI say, for the storage-fault tests.
+/// What the shipped unit says, for the storage-fault tests.
 enum StorageFaultUnit {
     /// The exit statuses systemd/widgetd.service tells systemd not to restart on.
     static func restartPreventExitStatus() throws -> Set<Int32> {
@@ -235,19 +223,5 @@ enum StorageFaultUnit {
         let values = unit.split(separator: "\n").filter { $0.hasPrefix("RestartPreventExitStatus=") }
             .flatMap { $0.dropFirst("RestartPreventExitStatus=".count).split(separator: " ") }
         return Set(values.compactMap { Int32($0) })
-    }
-
-    @discardableResult
-    static func sqlite(_ database: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [database, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureError("sqlite3 \(sql) failed") }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -108,16 +108,7 @@ final class KillCampaignRunner {
 
     /// Donation ids as the state file holds them (no request lists donations).
     private func storedDonations() throws -> [String] {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = ["-readonly", fixture.stateDirectory + "/state.sqlite", "SELECT id FROM donation"]
-        let output = Pipe()
-        sqlite.standardOutput = output
-        try sqlite.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sqlite.waitUntilExit()
-        guard sqlite.terminationStatus == 0 else { throw FixtureError("sqlite3 failed on the state file") }
-        return text.split(separator: "\n").map(String.init)
+        try StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT id FROM donation")
     }
 
     /// What the restarted daemon holds, per client, through its own queries.
