@@ -22,7 +22,7 @@ extension Integration {
             let victim = try fixture.add("fuzz.push")
             #expect(fixture.ctl("stack", "create", "fuzz-stack").status == 0)
             let pid = try #require(fixture.pid)
-            let before = try Self.memory(pid)
+            let before = try ProcessStats.memory(pid)
 
             let started = Date()
             let campaign = HostileCampaign(
@@ -30,7 +30,7 @@ extension Integration {
                 framesPerLane: (Self.frames + Self.lanes - 1) / Self.lanes, lineLimit: 1 << 20)
             let tally = campaign.run()
             let seconds = Date().timeIntervalSince(started)
-            let after = try Self.memory(pid)
+            let after = try ProcessStats.memory(pid)
 
             print(
                 "hostile frames: seed \(String(Self.seed, radix: 16)), \(tally.framesSent) frames sent (\(tally.silent) silent, "
@@ -90,16 +90,6 @@ extension Integration {
                 #expect(Set(stack["instances"] as? [String] ?? []).isSubset(of: [victim]))
             }
             #expect(fixture.ctl("status").status == 0)
-        }
-
-        /// VmRSS and VmHWM of a process, in KiB.
-        static func memory(_ pid: pid_t) throws -> (rss: Int, peak: Int) {
-            let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            func field(_ name: String) -> Int {
-                let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-                return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-            }
-            return (field("VmRSS"), field("VmHWM"))
         }
 
         /// `PRAGMA integrity_check` through the sqlite3 shell; "ok" when sound.

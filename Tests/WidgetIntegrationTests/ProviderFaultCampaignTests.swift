@@ -37,14 +37,14 @@ extension Integration {
             for fault in FaultProvider.allCases {
                 #expect(Self.content(fixture, ids[fault]!) == "good \(fault.rawValue)")
             }
-            let descriptors = FaultProcessStats.openDescriptors(pid)
-            let targets = FaultProcessStats.descriptorTargets(pid)
+            let descriptors = ProcessStats.openDescriptors(pid)
+            let targets = ProcessStats.descriptorTargets(pid)
             let campaignStart = ContinuousClock.now
 
             for fault in FaultProvider.allCases {
                 let id = ids[fault]!
                 FaultProvider.setGood(false, fault, in: fixture)
-                let peakBefore = FaultProcessStats.peakMemory(pid)
+                let peakBefore = ProcessStats.peakMemory(pid)
                 let probe = try FaultLatencyProbe(socket: fixture.socketPath)
                 let start = ContinuousClock.now
                 let launches = fault.expectedError == nil ? 1 : Self.rounds
@@ -55,7 +55,7 @@ extension Integration {
                 }
                 let elapsed = Self.seconds(ContinuousClock.now - start)
                 let latency = probe.stop()
-                let peakAfter = FaultProcessStats.peakMemory(pid)
+                let peakAfter = ProcessStats.peakMemory(pid)
                 print("fault \(fault.rawValue): \(launches) launches in \(Self.f1(elapsed)) s; other client: \(latency); VmHWM \(peakBefore) -> \(peakAfter) KiB")
                 // Responsive: nobody waited long, on a machine loaded by other builds.
                 #expect(latency.max < 2, "\(fault): \(latency)")
@@ -78,8 +78,8 @@ extension Integration {
                     defer { kill(escaped, SIGKILL) }
                     // The child in the provider's process group went with it; the one that
                     // left for a session of its own (setsid) is out of reach of the group kill.
-                    #expect(Self.eventually { FaultProcessStats.isGone(child) })
-                    #expect(!FaultProcessStats.isGone(escaped))
+                    #expect(Self.eventually { ProcessStats.isGone(child) })
+                    #expect(!ProcessStats.isGone(escaped))
                 }
                 if fault == .flood {
                     // 100 MiB offered, at most max-answer-bytes (4 MiB) read and held.
@@ -135,12 +135,12 @@ extension Integration {
             // STATUS= datagram that finds its queue full holds a socket open in sd_notify.
             let closed = Self.eventually {
                 _ = fixture.notify?.wait(for: "NOTHING=1", timeout: 0.05)
-                return FaultProcessStats.openDescriptors(pid) <= descriptors
+                return ProcessStats.openDescriptors(pid) <= descriptors
             }
-            let added = FaultProcessStats.descriptorTargets(pid).filter { targets[$0.key] != $0.value }
+            let added = ProcessStats.descriptorTargets(pid).filter { targets[$0.key] != $0.value }
             #expect(closed, "descriptors left open: \(added)")
-            let children = FaultProcessStats.children(of: pid)
-            print("descriptors: \(descriptors) before, \(FaultProcessStats.openDescriptors(pid)) after; children left: \(children.count)")
+            let children = ProcessStats.children(of: pid)
+            print("descriptors: \(descriptors) before, \(ProcessStats.openDescriptors(pid)) after; children left: \(children.count)")
             #expect(children.isEmpty, "\(children)")
             #expect(fixture.ctl("ping").status == 0)
         }
@@ -160,7 +160,7 @@ extension Integration {
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"reloadTimelines","params":{"kinds":["loop.after","loop.past"]}}"#
             }
             let probe = try FaultLatencyProbe(socket: fixture.socketPath)
-            let cpuStart = FaultProcessStats.cpuSeconds(pid)
+            let cpuStart = ProcessStats.cpuSeconds(pid)
             let start = ContinuousClock.now
             let hours = 48
             for _ in 0..<hours {
@@ -169,15 +169,15 @@ extension Integration {
             let appFigures = app.stop()
             let latency = probe.stop()
             let elapsed = Self.seconds(ContinuousClock.now - start)
-            let cpu = FaultProcessStats.cpuSeconds(pid) - cpuStart
+            let cpu = ProcessStats.cpuSeconds(pid) - cpuStart
             print("reload loop: \(hours) simulated hours in \(Self.f1(elapsed)) s, daemon CPU \(Self.f1(cpu)) s; app: \(appFigures) reloadTimelines; other client: \(latency)")
             #expect(latency.max < 2, "\(latency)")
             #expect(appFigures.failures == 0)
 
             // Idle again: nothing may keep the daemon busy while the budget holds the reloads back.
-            let idleStart = FaultProcessStats.cpuSeconds(pid)
+            let idleStart = ProcessStats.cpuSeconds(pid)
             Thread.sleep(forTimeInterval: 3)
-            let idle = FaultProcessStats.cpuSeconds(pid) - idleStart
+            let idle = ProcessStats.cpuSeconds(pid) - idleStart
             print("idle afterwards: \(Self.f1(idle)) s CPU in 3 s")
             #expect(idle < 0.5)
 
@@ -207,16 +207,16 @@ extension Integration {
             for kind in kinds { _ = try fixture.add(kind) }
             #expect(Self.eventually { kinds.allSatisfy { !Self.launchDates(fixture, $0).isEmpty } })
 
-            let cpuStart = FaultProcessStats.cpuSeconds(pid)
+            let cpuStart = ProcessStats.cpuSeconds(pid)
             let app = try FaultLatencyProbe(socket: fixture.socketPath, pauseMicroseconds: 0) { id in
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"reloadTimelines","params":{"kinds":["loop.after","loop.past"]}}"#
             }
             Thread.sleep(forTimeInterval: 4)
             let appFigures = app.stop()
-            let cpu = FaultProcessStats.cpuSeconds(pid) - cpuStart
-            let idleStart = FaultProcessStats.cpuSeconds(pid)
+            let cpu = ProcessStats.cpuSeconds(pid) - cpuStart
+            let idleStart = ProcessStats.cpuSeconds(pid)
             Thread.sleep(forTimeInterval: 3)
-            let idle = FaultProcessStats.cpuSeconds(pid) - idleStart
+            let idle = ProcessStats.cpuSeconds(pid) - idleStart
             let counts = kinds.map { Self.launchDates(fixture, $0).count }
             print("reload loop, real clock: app \(appFigures) reloadTimelines in 4 s, daemon CPU \(Self.f1(cpu)) s; launches \(counts); idle afterwards \(Self.f1(idle)) s CPU in 3 s")
             #expect(appFigures.failures == 0)
