@@ -59,7 +59,13 @@ struct Daemon {
             }
         }
         // Local time matters on both clocks (donation affinity); the loop re-reads the zone.
-        TimeZoneWatcher.start { bell.ring() }
+        let zoneChanges = engine.timeZoneChanges
+        let zoneWatched = TimeZoneWatcher.start {
+            zoneChanges.ring()
+            bell.ring()
+        }
+        if !zoneWatched { logger.warning("no inotify on /etc: the time zone is looked at on every wake-up") }
+        await engine.setTimeZoneWatched(zoneWatched)
         logger.info(
             "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",

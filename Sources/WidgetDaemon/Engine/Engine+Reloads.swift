@@ -41,7 +41,7 @@ extension Engine {
     /// Notes when the loop will wake, so requests ring it only for something earlier.
     public func tick() async -> (next: Date?, now: Date, virtual: Bool) {
         noticeWallClockStep()
-        refreshTimeZone()
+        if timeZoneChanges.takeRing() || !timeZoneWatched { refreshTimeZone() }
         processDue()
         await evaluateDirtyStacks()
         let next = nextWake()

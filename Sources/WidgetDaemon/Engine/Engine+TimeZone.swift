@@ -3,7 +3,7 @@ import WidgetCore
 
 extension Engine {
     /// Re-reads the system time zone when what it comes from changed (`TimeZoneWatcher` rings
-    /// the loop when /etc/localtime is replaced; every tick checks too). A zone change does not
+    /// the loop when /etc/localtime is replaced; without a watcher every tick checks). A zone change does not
     /// step CLOCK_REALTIME, so no due date moves; what moves is local time of day and the
     /// weekend, which donation affinity reads: each donation's local time is read again and
     /// every stack re-evaluated.
@@ -21,5 +21,10 @@ extension Engine {
         matchedDonationCache.removeAll()
         stackRecheck.removeAll()
         dirtyStacks.formUnion(stacks.keys)
+    }
+
+    /// Whether `TimeZoneWatcher` runs, so ticks need not look at the zone themselves.
+    func setTimeZoneWatched(_ watched: Bool) {
+        timeZoneWatched = watched
     }
 }

@@ -54,6 +54,10 @@ public actor Engine {
     var calendar = Calendar.current
     /// What the time zone was last read from (see `SystemTimeZone.identity`).
     var timeZoneIdentity = SystemTimeZone.identity()
+    /// Rung by `TimeZoneWatcher` when /etc/localtime changes; the next tick re-reads the zone.
+    let timeZoneChanges = Doorbell()
+    /// False when no watcher runs: then every tick looks at the zone's sources itself.
+    var timeZoneWatched = false
     /// The wall clock and CLOCK_BOOTTIME at the last tick, to tell a wall-clock step from
     /// time passing (real clock only).
     var wallReference: (wall: Date, boot: Double)?
