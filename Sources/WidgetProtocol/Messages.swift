@@ -44,6 +44,9 @@ public struct StatusResult: Codable, Sendable {
     /// Why state changes are refused: the last write's error, while writes fail (absent
     /// otherwise).
     public var storageError: String?
+    /// Provider answers dropped because their instance was pushed to or configured after the
+    /// launch began (a timeline is replaced only by one produced for a later request).
+    public var droppedAnswers: Int?
     public init(
         daemon: String, protocol: Int, clock: ClockInfo, kinds: Int, instances: Int, timelines: Int,
         pendingReloads: Int, providersRunning: Int, nextWakeup: Date?, budgetEnabled: Bool,

@@ -120,3 +120,19 @@ extension RPCError {
         RPCError(code: Code.noProvider, message: "kind '\(kind)' has no provider")
     }
 }
+
+extension RPCError {
+    /// The answer for a change the state refused.
+    public init(_ error: StateError) {
+        switch error {
+        case .invalidParams(let detail): self = .invalidParams(detail)
+        case .invalidConfiguration(let error): self = .invalidConfiguration(error)
+        case .unknownKind(let kind): self = .unknownKind(kind)
+        case .unknownInstance(let id): self = .unknownInstance(id)
+        case .unsupportedFamily(let family, let kind, let supported): self = .unsupportedFamily(family, kind: kind, supported: supported)
+        case .unknownStack(let name): self = .unknownStack(name)
+        case .stackExists(let name): self = .stackExists(name)
+        case .limitExceeded(let exceeded): self = .limitExceeded(exceeded)
+        }
+    }
+}

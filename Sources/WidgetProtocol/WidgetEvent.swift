@@ -56,3 +56,23 @@ public struct EventNotification: Codable, Sendable {
         params = event
     }
 }
+
+extension WidgetEvent {
+    /// What a subscriber is told of a change to the state.
+    public init(_ event: StateEvent) {
+        switch event {
+        case .entryChange(let id, let date, let entry):
+            self.init(type: .entryChange, date: date, instance: id, entry: entry)
+        case .reload(let kind, let instances, let date):
+            self.init(type: .reload, date: date, instances: instances, kind: kind)
+        case .reloadFailed(let kind, let instances, let error, let date):
+            self.init(type: .reloadFailed, date: date, instances: instances, kind: kind, error: error)
+        case .rotation(let decision, let stack):
+            self.init(type: .rotation, date: decision.date, decision: decision, stack: StackInfo(stack))
+        case .stack(let stack, let date):
+            self.init(type: .stack, date: date, stack: StackInfo(stack))
+        case .stackRemoved(let name, let date):
+            self.init(type: .stack, date: date, stackName: name)
+        }
+    }
+}

@@ -1,10 +1,10 @@
 import Dispatch
 import Synchronization
 
-/// Group commit: `apply` calls that arrive while a transaction is being written wait and are
-/// then written together, in one transaction and one fsync. Each call keeps its own
-/// all-or-nothing promise through a savepoint, and each caller is resumed only after the
-/// transaction holding its changes has committed (or with the error that undid them).
+/// Group commit: submissions that arrive while a transaction is being written wait and are
+/// then written together, in one transaction and one fsync. Each keeps its own all-or-nothing
+/// promise through a savepoint, and each completion runs only after the transaction holding
+/// its changes has committed (or with the error that undid them), in submission order.
 ///
 /// Why: with `synchronous = FULL` every commit syncs the WAL, and that sync, not SQLite's
 /// work, bounds how many durable requests per second the daemon can answer. Fifty
@@ -15,9 +15,11 @@ final class GroupCommit<Work: Sendable>: Sendable {
     /// Throws when the transaction as a whole could not commit.
     typealias Writer = @Sendable ([Work]) throws -> [Outcome]
 
+    typealias Completion = @Sendable (Outcome) -> Void
+
     private struct Waiting: Sendable {
         var work: Work
-        var continuation: CheckedContinuation<Void, any Error>
+        var completion: Completion
     }
 
     private struct State: Sendable {
@@ -34,15 +36,19 @@ final class GroupCommit<Work: Sendable>: Sendable {
         self.writer = writer
     }
 
+    func submit(_ work: Work, completion: @escaping Completion) {
+        let start = state.withLock { state -> Bool in
+            state.waiting.append(Waiting(work: work, completion: completion))
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
     func submit(_ work: Work) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let start = state.withLock { state -> Bool in
-                state.waiting.append(Waiting(work: work, continuation: continuation))
-                guard !state.writing else { return false }
-                state.writing = true
-                return true
-            }
-            if start { queue.async { self.drain() } }
+            submit(work) { continuation.resume(with: $0) }
         }
     }
 
@@ -58,9 +64,9 @@ final class GroupCommit<Work: Sendable>: Sendable {
             guard !group.isEmpty else { return }
             do {
                 let outcomes = try writer(group.map(\.work))
-                for (waiting, outcome) in zip(group, outcomes) { waiting.continuation.resume(with: outcome) }
+                for (waiting, outcome) in zip(group, outcomes) { waiting.completion(outcome) }
             } catch {
-                for waiting in group { waiting.continuation.resume(throwing: error) }
+                for waiting in group { waiting.completion(.failure(error)) }
             }
         }
     }

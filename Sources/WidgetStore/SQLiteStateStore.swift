@@ -395,11 +395,16 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    public func apply(_ changes: [StoreChange]) async throws {
-        guard !changes.isEmpty else { return }
+    public func submit(_ changes: [StoreChange], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        guard !changes.isEmpty else { return completion(.success(())) }
         // Encode outside the transaction: a value that cannot be encoded aborts before any write.
-        let statements = try changes.flatMap(Self.statements(for:))
-        try await commits.submit(statements)
+        let statements: [(String, StatementArguments)]
+        do {
+            statements = try changes.flatMap(Self.statements(for:))
+        } catch {
+            return completion(.failure(error))
+        }
+        commits.submit(statements, completion: completion)
     }
 
     private static func json<T: Encodable>(_ value: T) throws -> String {

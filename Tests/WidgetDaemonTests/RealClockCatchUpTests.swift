@@ -14,58 +14,45 @@ import WidgetCore
         var now: Date { date.withLock { $0 } }
     }
 
-    /// Each event's (type, date, entry content) from the stream, reading exactly `count`.
-    static func take(_ count: Int, from iterator: inout AsyncStream<Data>.Iterator) async -> [(String, String, String)] {
-        var taken: [(String, String, String)] = []
-        while taken.count < count, let line = await iterator.next() {
+    /// Each event's (type, date, entry content), from lines a subscriber was handed.
+    static func events(_ lines: [Data]) -> [(String, String, String)] {
+        lines.map { line in
             let params = ((try? JSONSerialization.jsonObject(with: line)) as? [String: Any])?["params"] as? [String: Any] ?? [:]
             let content = (params["entry"] as? [String: Any])?["content"] as? String ?? "-"
-            taken.append((params["type"] as? String ?? "-", params["date"] as? String ?? "-", content))
+            return (params["type"] as? String ?? "-", params["date"] as? String ?? "-", content)
         }
-        return taken
     }
 
     @Test func aJumpForwardTellsEveryEntryChangeAndAStepBackTellsTheEntryShownNow() async throws {
         let wall = WallClock()
-        var catalog = DescriptorCatalog()
-        catalog.insertForTesting(try DescriptorParser.parse(Data(#"{"kind":"k.push","supportedFamilies":["systemSmall"]}"#.utf8), path: "/etc/k.json")[0])
-        let engine = Engine(
-            store: MemoryStateStore(), runner: ScriptedRunner(answer: "{}"), settings: DaemonSettings(), catalog: catalog,
-            widgetsDirectories: [], stateDirectory: "/nonexistent", virtualStart: nil, logger: .init(label: "test"),
-            wallClock: { wall.now })
-        let router = RequestRouter(engine: engine, logger: .init(label: "test"))
-        func call(_ method: String, _ params: String) async -> [String: Any] {
-            let line = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
-            guard let data = await router.handle(Data(line.utf8)) else { return [:] }
-            return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        }
-        let added = await call("add", #"{"kind":"k.push","family":"systemSmall"}"#)
-        let id = try #require((added.result as? [String: Any])?["id"] as? String)
+        let harness = try Harness(
+            virtualStart: nil, descriptors: #"{"kind":"k.push","supportedFamilies":["systemSmall"]}"#, wallClock: { wall.now })
+        let engine = harness.engine
+        let id = try await harness.add("k.push")
         let minutes = [0, 10, 20, 30, 40, 50, 60]
         let names = minutes.map { String(format: "%02d:%02d", 8 + $0 / 60, $0 % 60) }
         let entries = names.map { #"{"date":"2026-01-05T\#($0):00Z","content":"\#($0)"}"# }.joined(separator: ",")
-        let pushed = await call("push", #"{"id":"\#(id)","timeline":{"entries":[\#(entries)],"policy":"never"}}"#)
+        let pushed = await harness.call("push", #"{"id":"\#(id)","timeline":{"entries":[\#(entries)],"policy":"never"}}"#)
         #expect(pushed.errorCode == nil)
-        _ = await engine.tick()
+        await harness.inspect { $0.tick() }
 
-        // Each phase's events are read after the stream is finished, so a missing one fails, not hangs.
-        var (subscriber, stream) = engine.events.subscribe()
+        // Events are handed to the subscriber on the engine's loop, in the tick itself.
+        let seen = Mutex<[Data]>([])
+        let subscriber = Subscriber { line in seen.withLock { $0.append(Data(line.readableBytesView)) } }
+        engine.events.subscribe(subscriber)
         wall.set("2026-01-05T09:05:00Z")
-        _ = await engine.tick()
-        engine.events.unsubscribe(subscriber)
-        var iterator = stream.makeAsyncIterator()
-        let forward = await Self.take(100, from: &iterator)
+        await harness.inspect { $0.tick() }
+        let forward = Self.events(seen.withLock { $0 })
         #expect(forward.map(\.0) == Array(repeating: "entryChange", count: 6))
         #expect(forward.map(\.2) == Array(names.dropFirst()))
         #expect(forward.map(\.1) == names.dropFirst().map { "2026-01-05T\($0):00Z" })
 
-        (subscriber, stream) = engine.events.subscribe()
+        seen.withLock { $0 = [] }
         wall.set("2026-01-05T08:05:00Z")
-        _ = await engine.tick()
-        _ = await engine.tick()
+        await harness.inspect { $0.tick() }
+        await harness.inspect { $0.tick() }
         engine.events.unsubscribe(subscriber)
-        iterator = stream.makeAsyncIterator()
-        let back = await Self.take(100, from: &iterator)
+        let back = Self.events(seen.withLock { $0 })
         #expect(back.map(\.2) == ["08:00"])
         #expect(back.map(\.1) == ["2026-01-05T08:05:00Z"])
     }

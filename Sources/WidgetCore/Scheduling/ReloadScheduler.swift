@@ -261,6 +261,11 @@ public struct ReloadScheduler: Sendable {
         .sorted { ($0.due, $0.instance) < ($1.due, $1.instance) }
     }
 
+    /// How many reloads are pending (what `pendingReloads()` lists), without listing them.
+    public var pendingReloadCount: Int {
+        slots.count { $0.inUse && pendingReload($0) != nil }
+    }
+
     public func pendingReload(for id: InstanceID) -> ScheduledReload? {
         slotOfID[id].flatMap { scheduled(slots[Int($0)]) }
     }

@@ -22,9 +22,13 @@ public struct LocalTime: Sendable, Hashable {
 public struct LocalDonation: Sendable, Hashable {
     public var donation: Donation
     public var time: LocalTime
+    /// When it was recorded relative to the other donations retained (see `DonationLog`): of
+    /// equal dates, the later is newer. Also tells two equal donations apart.
+    public var order: UInt64
 
-    public init(_ donation: Donation, calendar: Calendar) {
+    public init(_ donation: Donation, calendar: Calendar, order: UInt64 = 0) {
         self.donation = donation
         time = LocalTime(donation.date, calendar: calendar)
+        self.order = order
     }
 }

@@ -39,31 +39,30 @@ struct Daemon {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }
         let store = try SQLiteStateStore(directory: options.stateDirectory)
+        // One event loop, like Redis's: the engine, every connection and the timer run on it,
+        // so a request reaches the engine without a hop. Stores and provider launches block
+        // on threads of their own.
+        let loopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = loopGroup.next()
         let engine = Engine(
-            store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders), settings: settings,
-            catalog: catalog, widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory,
+            loop: loop, store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders),
+            settings: settings, catalog: catalog,
+            setup: EngineSetup(widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory),
             virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier),
             accessPolicy: access)
         try await engine.restore()
 
         let server = try await ControlServer.listen(
-            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
-            router: RequestRouter(engine: engine, logger: logger), logger: logger,
-            group: MultiThreadedEventLoopGroup.singleton)
+            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(), engine: engine, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let bell = engine.bell
         if options.virtualStart == nil {
-            // The loop tells a step from time passing and logs it (Engine+ClockStep).
-            if !WallClockWatcher.start({ bell.ring() }) {
+            // The engine tells a step from time passing and logs it (EngineClock.wallStep).
+            if !WallClockWatcher.start({ loop.execute { engine.assumeIsolated { $0.tick() } } }) {
                 logger.warning("no CLOCK_REALTIME timerfd: wall-clock steps are noticed at the next wake-up only")
             }
         }
-        // Local time matters on both clocks (donation affinity); the loop re-reads the zone.
-        let zoneChanges = engine.timeZoneChanges
-        let zoneWatched = TimeZoneWatcher.start {
-            zoneChanges.ring()
-            bell.ring()
-        }
+        // Local time matters on both clocks (donation affinity).
+        let zoneWatched = TimeZoneWatcher.start { loop.execute { engine.assumeIsolated { $0.timeZoneChanged() } } }
         if !zoneWatched { logger.warning("no inotify on /etc: the time zone is looked at on every wake-up") }
         await engine.setTimeZoneWatched(zoneWatched)
         logger.info(
@@ -76,7 +75,7 @@ struct Daemon {
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: server),
-                .init(service: SchedulerService(engine: engine, notifier: notifier, logger: logger)),
+                .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
                 .init(service: ReloadSignalService(
                     signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
                     budgetDisabled: options.budgetDisabled, logger: logger)),
@@ -92,6 +91,7 @@ struct Daemon {
         if !notifier.drain(timeout: .seconds(2)) {
             logger.warning("NOTIFY_SOCKET is not being read; exiting without the last notifications")
         }
+        try? await loopGroup.shutdownGracefully()
         logger.info("widgetd stopped")
     }
 }

@@ -1,25 +1,31 @@
 import Foundation
+import Logging
 import WidgetCore
 import WidgetProtocol
 
-/// What a kind-scoped request names, as the router read it from its params.
-enum AccessSubject: Sendable {
-    case none
-    /// `push`: the instance's kind.
-    case instance(InstanceID)
-    case kinds([String])
-    /// `donate`: every kind that declares the intent type.
-    case intentType(String)
-    /// Names no kind: the caller's own.
-    case callersKinds
-}
-
 extension Engine {
-    /// The decision for a caller that is neither root nor the daemon's user, with the owners
-    /// of the kinds the request touches as loaded now.
-    func authorize(_ caller: PeerCredentials, method: RPCMethod, subject: AccessSubject) -> AccessDecision {
+    /// Whether the caller may make this call, decided in the same step as the work, with the
+    /// owners of the kinds it touches as loaded now. A refusal is answered (with who may) and
+    /// logged once; a request that names no kind gets the caller's own kinds as its scope.
+    func authorized(_ call: inout Call, _ method: RPCMethod, _ access: MethodAccess, _ subject: AccessSubject) -> Bool {
+        guard !call.trusted else { return true }
+        switch decide(call.caller, method: method, access: access, subject: subject) {
+        case .allowed:
+            return true
+        case .allowedKinds(let kinds):
+            call.scope = Set(kinds)
+            return true
+        case .refused(let refusal):
+            logRefusal(refusal, caller: call.caller)
+            call.fail(.permissionDenied(refusal))
+            return false
+        }
+    }
+
+    private func decide(_ caller: PeerCredentials, method: RPCMethod, access: MethodAccess, subject: AccessSubject) -> AccessDecision {
+        let descriptors = state.descriptors
         let request: AccessRequest
-        switch method.access {
+        switch access {
         case .open:
             request = .read
         case .manage:
@@ -27,28 +33,39 @@ extension Engine {
         case .kinds(let verb):
             switch subject {
             case .none, .callersKinds:
-                request = .callersKinds(verb, all: catalog.descriptors.values.map(ownership))
+                request = .callersKinds(verb, all: descriptors.values.map(Self.ownership))
             case .instance(let id):
                 // An unknown instance: the call fails as such and changes nothing. An instance
                 // whose kind lost its descriptor has no owner.
-                guard let kind = instances[id]?.kind else { return .allowed }
-                request = .kinds(verb, [catalog[kind].map(ownership) ?? KindOwnership(kind: kind, owner: nil)])
+                guard let kind = state.instances[id]?.kind else { return .allowed }
+                request = .kinds(verb, [descriptors[kind].map(Self.ownership) ?? KindOwnership(kind: kind, owner: nil)])
             case .kinds(let kinds):
-                request = .kinds(verb, kinds.compactMap { catalog[$0].map(ownership) })
+                request = .kinds(verb, kinds.compactMap { descriptors[$0].map(Self.ownership) })
             case .intentType(let type):
-                let declaring = catalog.descriptors.values.filter { $0.intent?.type == type }.sorted { $0.kind < $1.kind }
-                request = .intentType(type, declaredBy: declaring.map(ownership))
+                let declaring = descriptors.values.filter { $0.intent?.type == type }.sorted { $0.kind < $1.kind }
+                request = .intentType(type, declaredBy: declaring.map(Self.ownership))
             }
         }
-        return accessPolicy.decide(caller, method: method.rawValue, request)
+        return access == .open ? .allowed : self.access.decide(caller, method: method.rawValue, request)
     }
 
-    /// Every (intent type, kind) pair the descriptors declare.
-    func intentDeclarations() -> [(intentType: String, kind: String)] {
-        catalog.descriptors.values.compactMap { descriptor in descriptor.intent.map { ($0.type, descriptor.kind) } }
-    }
-
-    private func ownership(_ descriptor: WidgetDescriptor) -> KindOwnership {
+    private static func ownership(_ descriptor: WidgetDescriptor) -> KindOwnership {
         KindOwnership(kind: descriptor.kind, owner: descriptor.owner)
+    }
+
+    /// Each refusal once, with the fields a journal query wants.
+    private func logRefusal(_ refusal: AccessRefusal, caller: PeerCredentials) {
+        var metadata: Logger.Metadata = [
+            "uid": "\(caller.uid)", "gid": "\(caller.gid)", "pid": "\(caller.pid)", "method": "\(refusal.method)",
+            "allowed": "\(refusal.allowed.joined(separator: "; "))",
+        ]
+        if let kind = refusal.kind { metadata["kind"] = "\(kind)" }
+        if let type = refusal.intentType { metadata["intent_type"] = "\(type)" }
+        logger.warning("permission denied", metadata: metadata)
+    }
+
+    /// Whether `caller` counts as a host: its `stack show` means the stack's top is seen.
+    func mayManage(_ caller: PeerCredentials) -> Bool {
+        access.mayManage(caller)
     }
 }

@@ -6,47 +6,71 @@ extension Engine {
     /// Moves the virtual clock forward, carrying out everything due on the way in date order
     /// (entry changes, reloads with their provider launches, budget deferrals coming due)
     /// before answering. Provider requests carry the virtual time of their launch.
-    public func advance(_ params: ClockAdvanceParams) async throws(RPCError) -> ClockInfo {
-        guard let start = virtualNow else { throw .clockNotVirtual }
-        guard params.seconds.isFinite, params.seconds >= 0 else {
-            throw .invalidParams("params.seconds: must be a number of seconds >= 0")
+    func advance(_ params: ClockAdvanceParams, _ call: Call) async {
+        await answer(call) { () async throws(RPCError) -> ClockInfo in
+            guard let start = clock.virtualNow else { throw .clockNotVirtual }
+            guard params.seconds.isFinite, params.seconds >= 0 else {
+                throw .invalidParams("params.seconds: must be a number of seconds >= 0")
+            }
+            return try await move(to: start.addingTimeInterval(params.seconds))
         }
-        return try await move(to: start.addingTimeInterval(params.seconds))
     }
 
     /// Sets the virtual clock. Forward, it behaves as `advance`; backward, it applies the rules
-    /// of a wall-clock step back (`clockSteppedBack`) without firing anything twice.
-    public func setClock(_ params: ClockSetParams) async throws(RPCError) -> ClockInfo {
-        guard let start = virtualNow else { throw .clockNotVirtual }
-        if params.date >= start {
-            return try await move(to: params.date)
+    /// of a wall-clock step back (`DaemonState.clockSteppedBack`) without firing anything twice.
+    func setClock(_ params: ClockSetParams, _ call: Call) async {
+        await answer(call) { () async throws(RPCError) -> ClockInfo in
+            guard let start = clock.virtualNow else { throw .clockNotVirtual }
+            if params.date >= start { return try await move(to: params.date) }
+            guard !clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
+            clock.advancing = true
+            defer { clock.advancing = false }
+            await quiesce()
+            clock.virtualNow = params.date
+            publish(state.clockSteppedBack(from: start, to: params.date))
+            let processed = await step()
+            return ClockInfo(mode: "virtual", now: params.date, processed: processed)
         }
-        guard !advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
-        await drainRunning()
-        virtualNow = params.date
-        clockSteppedBack(from: start, to: params.date)
-        let processed = processDue()
-        await drainRunning()
-        await evaluateDirtyStacks()
-        doorbell.ring()
-        return clockInfo(processed: processed)
     }
 
     private func move(to target: Date) async throws(RPCError) -> ClockInfo {
-        guard !advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
-        advancing = true
-        defer { advancing = false }
+        guard !clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
+        clock.advancing = true
+        defer { clock.advancing = false }
         var processed = 0
         while true {
-            await drainRunning()
-            await evaluateDirtyStacks()
+            await quiesce()
             guard !stopping else { throw .shuttingDown }
-            guard let next = nextWake(), next <= target else { break }
-            virtualNow = max(virtualNow ?? next, next)
-            processed += processDue()
+            guard let next = state.nextWake, next <= target else { break }
+            clock.virtualNow = max(clock.virtualNow ?? next, next)
+            processed += await step()
         }
-        virtualNow = max(virtualNow ?? target, target)
-        doorbell.ring()
-        return clockInfo(processed: processed)
+        clock.virtualNow = max(clock.virtualNow ?? target, target)
+        settle(nil)
+        return ClockInfo(mode: "virtual", now: now, processed: processed)
+    }
+
+    /// Carries out what is due at the current instant and waits for all of it (launches and
+    /// the changes they lead to); returns how many entry changes and reload batches there were.
+    private func step() async -> Int {
+        let settlement = Settlement()
+        settlement.begin()
+        let popped = settle(settlement)
+        settlement.end()
+        await withCheckedContinuation { continuation in settlement.whenSettled { continuation.resume() } }
+        await quiesce()
+        return popped
+    }
+
+    /// Waits until nothing runs: no launch, no plan being stored or waiting.
+    private func quiesce() async {
+        while !launches.isIdle || !flight.isIdle {
+            await launchesIdle()
+            await plansIdle()
+        }
+    }
+
+    func clockInfo(processed: Int? = nil) -> ClockInfo {
+        ClockInfo(mode: isVirtual ? "virtual" : "real", now: now, processed: processed)
     }
 }

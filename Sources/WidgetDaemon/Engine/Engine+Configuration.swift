@@ -35,24 +35,24 @@ extension Engine {
     }
 
     /// `widgetctl preview`: the provider's snapshot for a configuration, as a gallery shows it.
-    public func preview(_ params: PreviewParams) async throws(RPCError) -> EntryResult {
-        let (descriptor, family) = try kindAndFamily(params.kind, params.family)
-        let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
-        let data = try await call(descriptor, ProviderCall(
-            verb: "snapshot", kind: descriptor.kind, family: family, configuration: configuration, now: now, isPreview: true))
-        do {
-            return EntryResult(kind: descriptor.kind, family: family, configuration: configuration, entry: try CallAnswer.entry(from: data))
-        } catch {
-            throw .providerFailed(descriptor.kind, error.description)
+    func preview(_ params: PreviewParams, _ call: Call) async {
+        await answer(call) { () async throws(RPCError) -> EntryResult in
+            try await entry(verb: "snapshot", params, isPreview: true)
         }
     }
 
     /// The provider's placeholder entry, with the default configuration.
-    public func placeholder(_ params: PreviewParams) async throws(RPCError) -> EntryResult {
+    func placeholder(_ params: PreviewParams, _ call: Call) async {
+        await answer(call) { () async throws(RPCError) -> EntryResult in
+            try await entry(verb: "placeholder", params, isPreview: nil)
+        }
+    }
+
+    private func entry(verb: String, _ params: PreviewParams, isPreview: Bool?) async throws(RPCError) -> EntryResult {
         let (descriptor, family) = try kindAndFamily(params.kind, params.family)
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         let data = try await call(descriptor, ProviderCall(
-            verb: "placeholder", kind: descriptor.kind, family: family, configuration: configuration, now: now))
+            verb: verb, kind: descriptor.kind, family: family, configuration: configuration, now: now, isPreview: isPreview))
         do {
             return EntryResult(kind: descriptor.kind, family: family, configuration: configuration, entry: try CallAnswer.entry(from: data))
         } catch {
@@ -61,40 +61,36 @@ extension Engine {
     }
 
     /// Dynamic options of an entity parameter, optionally filtered by search text.
-    public func options(_ params: OptionsParams) async throws(RPCError) -> OptionsResult {
-        guard let descriptor = catalog[params.kind] else { throw .unknownKind(params.kind) }
-        let family: WidgetFamily
-        if let name = params.family {
-            (_, family) = try kindAndFamily(params.kind, name)
-        } else {
-            family = descriptor.supportedFamilies[0]
+    func options(_ params: OptionsParams, _ call: Call) async {
+        await answer(call) { () async throws(RPCError) -> OptionsResult in
+            guard let descriptor = state.descriptors[params.kind] else { throw .unknownKind(params.kind) }
+            let family: WidgetFamily
+            if let name = params.family {
+                (_, family) = try kindAndFamily(params.kind, name)
+            } else {
+                family = descriptor.supportedFamilies[0]
+            }
+            guard let parameter = descriptor.intent?.parameter(params.parameter) else {
+                throw .invalidParams("params.parameter: kind '\(params.kind)' has no parameter '\(params.parameter)'")
+            }
+            guard parameter.type == .entity else {
+                throw .invalidParams(
+                    "params.parameter: '\(params.parameter)' is a \(parameter.type.rawValue) parameter; only entity parameters have dynamic options")
+            }
+            let defaults = (try? descriptor.effectiveConfiguration([:], family: family)) ?? [:]
+            let options = try await entityOptions(
+                descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search)
+            return OptionsResult(kind: descriptor.kind, parameter: parameter.name, options: options)
         }
-        guard let parameter = descriptor.intent?.parameter(params.parameter) else {
-            throw .invalidParams("params.parameter: kind '\(params.kind)' has no parameter '\(params.parameter)'")
-        }
-        guard parameter.type == .entity else {
-            throw .invalidParams("params.parameter: '\(params.parameter)' is a \(parameter.type.rawValue) parameter; only entity parameters have dynamic options")
-        }
-        let defaults = (try? descriptor.effectiveConfiguration([:], family: family)) ?? [:]
-        let options = try await entityOptions(descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search)
-        return OptionsResult(kind: descriptor.kind, parameter: parameter.name, options: options)
     }
 
     /// WidgetCenter's `invalidateConfigurationRecommendations()`: cached option lists are
     /// dropped, so the next configuration check or `options` call asks the providers again.
-    /// From a kind's owner without a kind: the options of the kinds in `onlyKinds`.
-    public func invalidateConfigurationRecommendations(_ params: InvalidateParams, onlyKinds: Set<String>? = nil) -> InvalidateResult {
-        let before = optionsCache.count
-        optionsGeneration += 1
-        if let kind = params.kind {
-            optionsCache = optionsCache.filter { $0.key.kind != kind }
-        } else if let onlyKinds {
-            optionsCache = optionsCache.filter { !onlyKinds.contains($0.key.kind) }
-        } else {
-            optionsCache.removeAll()
-        }
+    /// From a kind's owner without a kind: the options of the kinds in its scope.
+    func invalidateConfigurationRecommendations(_ params: InvalidateParams, _ call: Call) {
+        let cleared = options.invalidate(kind: params.kind, onlyKinds: call.scope)
         logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
-        return InvalidateResult(cleared: before - optionsCache.count)
+        call.succeed(InvalidateResult(cleared: cleared))
     }
 
     private func entityOptions(
@@ -105,27 +101,27 @@ extension Engine {
         // not on the entity being chosen.
         let context = configuration.filter { descriptor.intent?.parameter($0.key)?.type != .entity }
         let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter, configuration: context)
-        if search == nil, let cached = optionsCache[key] { return cached }
-        let generation = optionsGeneration
+        if search == nil, let cached = options.cached[key] { return cached }
+        let generation = options.generation
         let data = try await call(descriptor, ProviderCall(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
             parameter: parameter, search: search))
-        let options: [EntityOption]
+        let answer: [EntityOption]
         do {
-            options = try CallAnswer.options(from: data)
+            answer = try CallAnswer.options(from: data)
         } catch {
             throw .providerFailed(descriptor.kind, error.description)
         }
         // An invalidation that came while the provider answered wins.
-        if search == nil, generation == optionsGeneration { optionsCache[key] = options }
-        return options
+        if search == nil, generation == options.generation { options.cached[key] = answer }
+        return answer
     }
 
     private func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
         guard let provider = descriptor.provider else { throw .noProvider(descriptor.kind) }
         let invocation = ProviderInvocation(
             exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
-            timeout: provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes)
+            timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes)
         do {
             return try await runner.run(invocation)
         } catch {
@@ -135,7 +131,7 @@ extension Engine {
     }
 
     func kindAndFamily(_ kind: String, _ familyName: String) throws(RPCError) -> (WidgetDescriptor, WidgetFamily) {
-        guard let descriptor = catalog[kind] else { throw .unknownKind(kind) }
+        guard let descriptor = state.descriptors[kind] else { throw .unknownKind(kind) }
         guard let family = WidgetFamily(rawValue: familyName) else {
             throw .invalidParams(
                 "params.family: unknown family '\(familyName)' (known: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -145,9 +141,40 @@ extension Engine {
         }
         return (descriptor, family)
     }
+
+    /// Answers `call` with what `body` returns, or its error.
+    func answer<R: Encodable>(_ call: Call, _ body: () async throws(RPCError) -> R) async {
+        do {
+            call.succeed(try await body())
+        } catch {
+            call.fail(error)
+        }
+    }
 }
 
-/// Cached dynamic options are per kind, family, parameter and the other values chosen.
+/// Dynamic options fetched without search text, per kind, family, parameter and the other
+/// values chosen, until invalidated or descriptors are read again.
+struct OptionsCache {
+    var cached: [OptionsKey: [EntityOption]] = [:]
+    /// Bumped by every invalidation, so a fetch that started before one is not cached.
+    var generation = 0
+
+    /// Drops the lists of `kind`, of `onlyKinds`, or all; returns how many went.
+    @discardableResult
+    mutating func invalidate(kind: String?, onlyKinds: Set<String>?) -> Int {
+        let before = cached.count
+        generation += 1
+        if let kind {
+            cached = cached.filter { $0.key.kind != kind }
+        } else if let onlyKinds {
+            cached = cached.filter { !onlyKinds.contains($0.key.kind) }
+        } else {
+            cached.removeAll()
+        }
+        return before - cached.count
+    }
+}
+
 struct OptionsKey: Hashable, Sendable {
     var kind: String
     var family: WidgetFamily

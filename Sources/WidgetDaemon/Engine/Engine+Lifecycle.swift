@@ -1,55 +1,48 @@
 import Foundation
 import WidgetCore
+import WidgetProtocol
 
 extension Engine {
+    /// Rebuilds the state from what the store holds (after any restart), and carries out what
+    /// is due.
+    public func restore() async throws {
+        let persisted = try await store.load()
+        let (background, notes) = state.restore(persisted, at: now)
+        log(notes)
+        logger.info("state directory", metadata: ["state": "\(setup.stateDirectory)"])
+        storeInBackground(background)
+        settle(nil)
+    }
+
     /// SIGHUP: re-reads descriptors (resolving owners again) and settings. Invalid settings
-    /// keep the old ones, with the old access policy; a bad descriptor file is skipped as at start-up.
-    public func reload(settings newSettings: DaemonSettings?, access newAccess: AccessPolicy? = nil) {
-        catalog = DescriptorCatalog.load(from: widgetsDirectories)
-        if let newAccess { accessPolicy = newAccess }
-        optionsCache.removeAll()
-        optionsGeneration += 1
-        normalizeConfigurations()
+    /// keep the old ones, with the old access policy; a bad descriptor file is skipped as at
+    /// start-up.
+    public func reload(settings newSettings: DaemonSettings?, access newAccess: AccessPolicy? = nil) async {
+        let catalog = DescriptorCatalog.load(from: setup.widgetsDirectories)
+        if let newAccess { access = newAccess }
+        options.invalidate(kind: nil, onlyKinds: nil)
         for problem in catalog.problems {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }
+        catalogProblems = catalog.problems
         if let newSettings {
-            let concurrency = newSettings.maxConcurrentProviders
-            let runner = self.runner
-            Task { await runner.setMaxConcurrent(concurrency) }
-            settings = newSettings
+            await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
             connections.setMax(newSettings.limits.maxConnections)
-            applyRetention()
-            warnIfOverLimits()
-            scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(
-                limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)
         }
-        for instance in instances.values {
-            scheduler.updateProvider(instance.id, providerKey: providerKey(for: instance.kind))
-            // A kind that (re)gained a provider picks up its schedule where its timeline says.
-            guard hasProvider(instance.kind), scheduler.pendingReload(for: instance.id) == nil,
-                !scheduler.isInFlight(instance.id)
-            else { continue }
-            if let stored = timelines[instance.id] {
-                scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
-            } else {
-                scheduler.request(instance.id, reason: .initial, at: now)
-            }
-        }
-        // Weights, limits, intent types and configurations may all have changed.
-        dirtyStacks.formUnion(stacks.keys)
+        let (background, notes) = state.reload(descriptors: catalog.descriptors, settings: newSettings, at: now)
+        log(notes)
+        storeInBackground(background)
         logger.info("configuration reloaded", metadata: ["kinds": "\(catalog.descriptors.count)", "problems": "\(catalog.problems.count)"])
-        doorbell.ring()
+        settle(nil)
     }
 
     /// Graceful stop: no new launches; running providers are killed and their outcome applied,
     /// so every write that was started finishes.
     public func shutdown() async {
         stopping = true
+        cancelTimer()
         await runner.terminateAll()
-        await drainRunning()
+        await launchesIdle()
+        await plansIdle()
     }
-
-    nonisolated var bell: Doorbell { doorbell }
 }

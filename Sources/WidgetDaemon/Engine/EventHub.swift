@@ -1,37 +1,44 @@
 import Foundation
+import NIOCore
 import Synchronization
 import WidgetCore
 import WidgetProtocol
 
-/// Fans events out to subscribed connections. Each subscriber has a bounded buffer: a host
-/// that stops reading loses the oldest events rather than growing the daemon's memory.
+/// Fans events out to subscribed connections. Each event is encoded once; each connection
+/// writes it between its answers and keeps at most `Subscriber.buffer` unsent events for a
+/// host that stops reading (the oldest go), so a slow host cannot grow the daemon's memory.
 public final class EventHub: Sendable {
-    private let subscribers = Mutex<[UInt64: AsyncStream<Data>.Continuation]>([:])
-    private let nextID = Mutex<UInt64>(0)
-    static let buffer = 1000
+    private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
 
     public init() {}
 
     public var count: Int { subscribers.withLock { $0.count } }
 
-    public func subscribe() -> (id: UInt64, events: AsyncStream<Data>) {
-        let id = nextID.withLock { value -> UInt64 in
-            value += 1
-            return value
-        }
-        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(Self.buffer))
-        subscribers.withLock { $0[id] = continuation }
-        return (id, stream)
+    func subscribe(_ subscriber: Subscriber) {
+        subscribers.withLock { $0[ObjectIdentifier(subscriber)] = subscriber }
     }
 
-    public func unsubscribe(_ id: UInt64) {
-        subscribers.withLock { $0.removeValue(forKey: id) }?.finish()
+    func unsubscribe(_ subscriber: Subscriber) {
+        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscriber)) }
     }
 
-    /// Encodes once, delivers to everyone (no-op without subscribers).
+    /// Encodes once, delivers to everyone (nothing without subscribers).
     public func publish(_ event: WidgetEvent) {
         let targets = subscribers.withLock { Array($0.values) }
         guard !targets.isEmpty, let line = try? WidgetJSON.encoder.encode(EventNotification(event)) else { return }
-        for target in targets { target.yield(line) }
+        let buffer = ByteBuffer(bytes: line)
+        for target in targets { target.deliver(buffer) }
+    }
+}
+
+/// A connection that streams events (`subscribe`): `deliver` hands it one event line.
+final class Subscriber: Sendable {
+    /// Events a connection holds for a host that does not read; beyond it the oldest go.
+    static let buffer = 1000
+
+    let deliver: @Sendable (ByteBuffer) -> Void
+
+    init(deliver: @escaping @Sendable (ByteBuffer) -> Void) {
+        self.deliver = deliver
     }
 }

@@ -13,7 +13,7 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     public var running: Int {
-        get async { await gate.running }
+        live.withLock { $0.count }
     }
 
     public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {

@@ -8,7 +8,8 @@ public protocol ProviderRunning: Sendable {
     func terminateAll() async
     /// Changes how many providers may run at once (settings reloaded).
     func setMaxConcurrent(_ limit: Int) async
-    var running: Int { get async }
+    /// Providers running now.
+    var running: Int { get }
 }
 
 /// One launch: `exec... verb` with `request` on stdin.

@@ -1,0 +1,68 @@
+import Foundation
+
+extension DaemonState {
+    /// Evaluates `names` at `now` into `plan`: decides each stack's top, stores and logs a
+    /// decision, and notes when time alone can next change the answer (a relevance lapsing or
+    /// starting, an affinity slot, the dwell, hold or hourly cap ending).
+    ///
+    /// `stacks` and `inputs` are what the plan itself changes: a stack's new state, and the
+    /// ranking inputs of instances whose timeline or matches change. Everything else is read
+    /// from the state as stored. A stack whose state differs from the stored one is stored.
+    func evaluate(
+        _ names: [String], at now: Date, stacks overrides: [String: StackState] = [:],
+        inputs changed: [InstanceID: RankingInput] = [:], into plan: inout Plan
+    ) {
+        let settings = settings.rotation
+        let retention = self.settings.limits.maxLogRows
+        for name in names {
+            guard var state = overrides[name] ?? stacks[name] else { continue }
+            plan.keys.take(.stack(name))
+            let inputs = state.instances.compactMap { id in changed[id] ?? instances[id].map(rankingInput) }
+            let candidates = StackRanking.rank(inputs, at: now, settings: settings, affinity: affinity, calendar: calendar)
+            let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
+            var times: [Date?] = [recheck]
+            for input in inputs {
+                times.append(input.history.nextChange(after: now))
+                if !input.matchedDonations.isEmpty { times.append(affinity.nextChange(after: now)) }
+            }
+            let next = times.compactMap { $0 }.filter { $0 > now }.min()
+            if state != stacks[name] {
+                plan.store.append(.putStack(state))
+                let stored = state
+                plan.effect { $0.putStack(stored) }
+            }
+            plan.effect { $0.stacks.setRecheck(name, next) }
+            guard let decision else { continue }
+            // Trimmed with every decision, so the log never holds more than max-log-rows.
+            plan.store.append(.appendDecision(decision))
+            plan.store.append(.pruneDecisions(keep: retention))
+            plan.events.append(.rotation(decision, state))
+            plan.notes.append(Self.note(decision))
+        }
+    }
+
+    /// What ranking needs of an instance: its relevance history and matched donations (read
+    /// from the record when it is in a stack, matched now when it is joining one).
+    func rankingInput(_ record: InstanceRecord) -> RankingInput {
+        RankingInput(
+            instance: record.id, history: record.relevance,
+            matchedDonations: stacks.isStacked(record.id) ? record.matched : matches(for: record))
+    }
+
+    /// A stack's candidates ranked at `now`, in stack order.
+    public func rankedCandidates(_ state: StackState, at now: Date) -> [RankedCandidate] {
+        let inputs = state.instances.compactMap { instances[$0].map(rankingInput) }
+        return StackRanking.rank(inputs, at: now, settings: settings.rotation, affinity: affinity, calendar: calendar)
+    }
+
+    /// To the journal with structured fields (STACK, FROM, TO, REASON, CANDIDATES as JSON).
+    static func note(_ decision: RotationDecision) -> Note {
+        let candidates = (try? WidgetJSON.encoder.encode(decision.candidates)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return Note(
+            level: .info, message: decision.to == nil ? "rotation held back" : "stack rotated",
+            metadata: [
+                "stack": decision.stack, "from": decision.from ?? "", "to": decision.to ?? "",
+                "candidate": decision.candidate, "reason": decision.reason.rawValue, "candidates": candidates,
+            ])
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+extension DaemonState {
+    /// Takes everything due at `now` off the schedule: entry changes to tell at once (their
+    /// stacks marked for evaluation), and reload batches as launches to start. Stacks whose
+    /// recheck has come are marked too.
+    ///
+    /// After the wall clock jumped forward, every entry change in between is told, each at its
+    /// own date and in order for each instance: an entry's next change is set from its own
+    /// date, so the pop is repeated until nothing is due.
+    public mutating func takeDue(at now: Date) -> DueWork {
+        var work = DueWork()
+        for name in stacks.due(at: now) {
+            stacks.setRecheck(name, nil)
+            dirtyStacks.insert(name)
+        }
+        while true {
+            let popped = scheduler.popDue(now: now)
+            guard !popped.isEmpty else { break }
+            work.popped += popped.count
+            for event in popped {
+                switch event {
+                case .entryChange(let id, let date):
+                    guard let stored = instances[id]?.timeline else { continue }
+                    let timeline = stored.timeline
+                    work.events.append(.entryChange(id, date: date, entry: timeline.currentEntry(at: date)))
+                    scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: date))
+                    dirtyStacks.formUnion(stacks.containing(id))
+                case .reload(let batch):
+                    work.launches += launches(for: batch)
+                }
+            }
+        }
+        return work
+    }
+
+    /// One wake-up, one launch per group: everything for a batch-capable provider, else the
+    /// instances that would get the same answer (same kind, family and configuration), so a
+    /// provider that answers one Timeline never serves it to a configuration it did not see.
+    private mutating func launches(for batch: ReloadBatch) -> [Launch] {
+        let members = batch.members.compactMap { member in instances[member.instance].map { (member, $0) } }
+        guard let first = members.first, let provider = descriptors[first.1.kind]?.provider else {
+            // The kind lost its provider (descriptors read again): nothing can reload these.
+            for member in batch.members { scheduler.completed(member.instance, policyDue: nil) }
+            return []
+        }
+        var groups: [[(ReloadMember, InstanceRecord)]] = []
+        if provider.batch {
+            groups = [members]
+        } else {
+            for member in members {
+                if let index = groups.firstIndex(where: {
+                    let other = $0[0].1.instance
+                    return other.kind == member.1.kind && other.family == member.1.instance.family
+                        && other.configuration == member.1.instance.configuration
+                }) {
+                    groups[index].append(member)
+                } else {
+                    groups.append([member])
+                }
+            }
+        }
+        return groups.map { group in
+            counters.launch += 1
+            return Launch(
+                token: counters.launch, date: batch.date, provider: descriptors[group[0].1.kind]?.provider ?? provider,
+                members: group.map(\.1.instance), reasons: group.map(\.0.reason), consumed: group.map(\.1.request?.sequence),
+                seen: group.map(\.1.replaced))
+        }
+    }
+
+    /// Applies what a launch produced: each instance gets its new timeline, or keeps its
+    /// previous one and retries after the minimum spacing when the launch (or its own answer)
+    /// failed. An answer for an instance pushed to or configured since the launch began is
+    /// dropped: a timeline is replaced only by one produced for a later request. The stacks of
+    /// the reloaded instances are evaluated in the same plan.
+    ///
+    /// `logFailures` false: the failures are not logged here (a timeline that could not be
+    /// stored was logged once by the storage fault).
+    public func planLaunchResult(
+        _ launch: Launch, outcomes: [MemberOutcome], at receivedAt: Date, logFailures: Bool = true
+    ) -> Plan {
+        var plan = Plan()
+        let kind = launch.kind
+        let limits = settings.limits
+        var report = FailureReport()
+        var reloaded: [InstanceID] = []
+        var inputs: [InstanceID: RankingInput] = [:]
+        var dropped: [InstanceID] = []
+        for (index, member) in launch.members.enumerated() {
+            let id = member.id
+            plan.keys.take(.instance(id))
+            let reason = launch.reasons[index]
+            plan.store.append(.recordReload(id, date: launch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
+            guard let record = instances[id] else { continue }
+            let consumed = launch.consumed[index]
+            if let consumed { plan.store.append(.deleteRequest(id, sequence: consumed)) }
+            var outcome = outcomes[index]
+            if case .timeline(let timeline) = outcome, let exceeded = limits.check(timeline) {
+                // A timeline over [limits] is a bad answer like any other: the previous one stays.
+                outcome = .failed(exceeded.description, cause: "limit")
+            }
+            if record.replaced != launch.seen[index] {
+                dropped.append(id)
+                let current = record.timeline.flatMap { policyDue(for: record.kind, $0.timeline, receivedAt: $0.receivedAt) }
+                plan.effect { state in
+                    state.forgetRequest(id, consumed: consumed)
+                    state.scheduler.completed(id, policyDue: current)
+                    state.counters.droppedAnswers += 1
+                }
+                continue
+            }
+            switch outcome {
+            case .timeline(let timeline):
+                let (history, rows) = relevanceAfter(timeline, record.relevance, at: receivedAt)
+                plan.store.append(.putTimeline(id, timeline, receivedAt: receivedAt))
+                if !rows.isEmpty { plan.store.append(.updateRelevance(id, rows)) }
+                if let streak = record.failures { report.recovered(id, after: streak) }
+                let policyDue = policyDue(for: record.kind, timeline, receivedAt: receivedAt, fromProvider: true)
+                plan.effect { state in
+                    state.forgetRequest(id, consumed: consumed)
+                    state.instances.update(id) { record in
+                        record.lastError = nil
+                        record.failures = nil
+                    }
+                    state.install(timeline, for: id, receivedAt: receivedAt, history: history, policyDue: policyDue)
+                    state.scheduler.completed(id, policyDue: policyDue)
+                }
+                inputs[id] = RankingInput(instance: id, history: history, matchedDonations: record.matched)
+                reloaded.append(id)
+            case .failed(let message, let cause):
+                let (streak, verdict) = FailureStreak.after(record.failures, cause: cause, message: message)
+                report.add(id, message, verdict: verdict)
+                let policy = record.timeline.flatMap { policyDue(for: record.kind, $0.timeline, receivedAt: $0.receivedAt) }
+                // A failing provider is retried after the minimum spacing, even when the failed
+                // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
+                let retry = receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
+                plan.effect { state in
+                    state.instances.update(id) { record in
+                        record.lastError = message
+                        record.failures = streak
+                    }
+                    state.scheduler.failed(id, policyDue: policy, retryAt: retry)
+                }
+            }
+        }
+        plan.store.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
+        if !dropped.isEmpty {
+            plan.note(
+                .debug, "provider answer dropped: the instance was pushed to or configured after the launch began",
+                ["kind": kind, "instances": dropped.joined(separator: ",")])
+        }
+        if logFailures { plan.notes += report.notes(kind: kind) }
+        for (failure, ids) in report.failures {
+            plan.events.append(.reloadFailed(kind: kind, instances: ids, error: failure, date: receivedAt))
+        }
+        if !reloaded.isEmpty {
+            plan.events.append(.reload(kind: kind, instances: reloaded, date: receivedAt))
+            plan.note(.info, "timelines reloaded", ["kind": kind, "instances": reloaded.joined(separator: ",")])
+        }
+        var evaluated = Set<String>()
+        for id in reloaded { evaluated.formUnion(stacks.containing(id)) }
+        evaluate(evaluated.sorted(), at: receivedAt, inputs: inputs, into: &plan)
+        return plan
+    }
+
+    /// The launch's request is done; a newer one made while it ran stays.
+    mutating func forgetRequest(_ id: InstanceID, consumed: Int64?) {
+        guard let consumed else { return }
+        instances.update(id) { record in
+            if record.request?.sequence == consumed { record.request = nil }
+        }
+    }
+}

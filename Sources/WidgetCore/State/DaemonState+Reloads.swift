@@ -1,0 +1,58 @@
+import Foundation
+
+extension DaemonState {
+    /// The instances `reloadTimelines(ofKind:)` reloads: those of the kinds with a provider.
+    /// An unknown kind refuses the whole request.
+    public func reloadTargets(kinds: [String]) throws(StateError) -> [InstanceID] {
+        guard !kinds.isEmpty else { throw .invalidParams("params.kinds: name at least one kind") }
+        for kind in kinds where descriptors[kind] == nil { throw .unknownKind(kind) }
+        var ids: [InstanceID] = []
+        for kind in Set(kinds) where hasProvider(kind) {
+            ids.append(contentsOf: scheduler.instances(ofKind: kind))
+        }
+        return ids.sorted()
+    }
+
+    /// The instances `reloadAllTimelines()` reloads; from a kind's owner, those of `onlyKinds`.
+    public func reloadAllTargets(onlyKinds: Set<String>?) -> [InstanceID] {
+        instances.records.values.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id).sorted()
+    }
+
+    /// Makes `ids` due now (semantics.md, Reload policies 5): a `requested` reload under the
+    /// budget, or a `userInitiated` one exempt from it. What the scheduler will keep is stored,
+    /// so a restart reloads the same way; a request that merges into one already stored and
+    /// still waiting changes nothing durable and needs no write, so repeated reloads of a kind
+    /// cost no sync until the launch.
+    public mutating func planReload(_ ids: [InstanceID], userInitiated: Bool, at now: Date) -> Plan {
+        let reason: ReloadReason = userInitiated ? .userInitiated : .requested
+        var plan = Plan()
+        var kept: [(InstanceID, StoredRequest)] = []
+        for id in ids {
+            guard let record = instances[id] else { continue }
+            let merged = scheduler.mergedRequest(id, reason: reason, at: now)
+            if let stored = record.request, let pending = scheduler.pendingRequest(id),
+                pending == merged, stored.reason == merged.reason, stored.wanted == merged.wanted
+            {
+                continue
+            }
+            let request = StoredRequest(reason: merged.reason, wanted: merged.wanted, sequence: nextRequestSequence())
+            kept.append((id, request))
+            plan.store.append(.putRequest(id, reason: request.reason, wanted: request.wanted, sequence: request.sequence))
+            plan.keys.take(.instance(id))
+        }
+        if !kept.isEmpty {
+            let kept = kept
+            plan.effect { state in
+                for (id, request) in kept where state.instances.contains(id) {
+                    state.scheduler.request(id, reason: reason, at: now)
+                    state.instances.update(id) { $0.request = request }
+                }
+            }
+        }
+        // Logged when it changed the schedule; one merged into a waiting request is only traced.
+        plan.note(
+            kept.isEmpty ? .debug : .info, "reload requested",
+            ["instances": "\(ids.count)", "new": "\(kept.count)", "reason": reason.rawValue])
+        return plan
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+extension DaemonState {
+    /// Rebuilds the state from what the store holds (after any restart). Also returns what to
+    /// store again in the background (configurations brought up to their descriptors, retention
+    /// applied), which derives from the state, so nothing is lost if it is not stored.
+    public mutating func restore(_ persisted: PersistedState, at now: Date) -> (background: [StoreChange], notes: [Note]) {
+        instances.reserveCapacity(persisted.instances.count)
+        scheduler.reserveCapacity(persisted.instances.count)
+        let window = settings.rotation.relevanceWindow
+        for instance in persisted.instances {
+            var record = InstanceRecord(instance: instance)
+            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
+            if let dates = persisted.budgetedReloads[instance.id] {
+                // Reloads stored after `now` (the clock went back while widgetd was down) count as made now.
+                scheduler.restoreHistory(instance.id, dates: dates.map { min($0, now) })
+            }
+            if let stored = persisted.timelines[instance.id] {
+                record.timeline = stored
+                var history = RelevanceHistory(settled: persisted.settledRelevance[instance.id] ?? [], timeline: stored.timeline)
+                history.prune(before: now.addingTimeInterval(-window), now: now)
+                record.relevance = history
+                scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
+                scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
+            }
+            if hasProvider(instance.kind) {
+                if let request = persisted.requests[instance.id] {
+                    scheduler.request(instance.id, reason: request.reason, at: request.wanted)
+                    record.request = request
+                    counters.request = max(counters.request, request.sequence)
+                } else if persisted.timelines[instance.id] == nil {
+                    scheduler.request(instance.id, reason: .initial, at: now)
+                }
+            }
+            record.lastVisible = persisted.lastVisible[instance.id]
+            instances.put(record)
+        }
+        var (background, notes) = normalizeConfigurations()
+        for donation in persisted.donations { donations.add(donation, calendar: calendar) }
+        for var stack in persisted.stacks {
+            // A member whose instance is gone (removed before the stack was rewritten) goes.
+            for gone in stack.instances where !instances.contains(gone) { stack = Self.removing(gone, from: stack, at: now) }
+            putStack(stack)
+            dirtyStacks.insert(stack.name)
+        }
+        background += retention()
+        notes.append(Note(
+            level: .info, message: "state restored",
+            metadata: ["instances": "\(instances.count)", "timelines": "\(instances.timelines)"]))
+        notes += overLimitNotes()
+        return (background, notes)
+    }
+
+    /// Descriptors and settings read again (SIGHUP). Configurations follow their descriptors,
+    /// kinds that gained a provider are scheduled, and every stack is evaluated again (weights,
+    /// limits, intent types and configurations may all have changed).
+    public mutating func reload(
+        descriptors newDescriptors: [String: WidgetDescriptor], settings newSettings: DaemonSettings?, at now: Date
+    ) -> (background: [StoreChange], notes: [Note]) {
+        descriptors = newDescriptors
+        var (background, notes) = normalizeConfigurations()
+        if let newSettings {
+            settings = newSettings
+            scheduler.coalescingWindow = newSettings.coalescingWindow
+            scheduler.updateBudget(
+                limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)
+            background += retention()
+            notes += overLimitNotes()
+        }
+        for record in instances.inPlacementOrder {
+            scheduler.updateProvider(record.id, providerKey: providerKey(for: record.kind))
+            // A kind that (re)gained a provider picks up its schedule where its timeline says.
+            guard hasProvider(record.kind), scheduler.pendingReload(for: record.id) == nil,
+                !scheduler.isInFlight(record.id)
+            else { continue }
+            if let stored = record.timeline {
+                scheduler.setPolicyDue(record.id, policyDue(for: record.kind, stored.timeline, receivedAt: stored.receivedAt))
+            } else {
+                scheduler.request(record.id, reason: .initial, at: now)
+            }
+        }
+        refreshAllMatches()
+        dirtyStacks.formUnion(stacks.names)
+        return (background, notes)
+    }
+
+    /// A state stored under larger limits (or before donations and the log had any) is
+    /// trimmed to the current ones: in memory at once, on disk with the changes returned.
+    private mutating func retention() -> [StoreChange] {
+        trimDonations()
+        return [.pruneDonations(keep: settings.limits.maxDonations), .pruneDecisions(keep: settings.limits.maxLogRows)]
+    }
+
+    /// A state that holds more than a limit allows (the limit was lowered) is loaded whole;
+    /// only new instances and stacks are refused. Said once, at start or on SIGHUP.
+    private func overLimitNotes() -> [Note] {
+        let limits = settings.limits
+        var notes: [Note] = []
+        if instances.count > limits.maxInstances {
+            notes.append(Note(
+                level: .warning, message: "more instances stored than max-instances allows; adding is refused until some are removed",
+                metadata: ["instances": "\(instances.count)", "max": "\(limits.maxInstances)"]))
+        }
+        if stacks.count > limits.maxStacks {
+            notes.append(Note(
+                level: .warning, message: "more stacks stored than max-stacks allows; creating is refused until some are removed",
+                metadata: ["stacks": "\(stacks.count)", "max": "\(limits.maxStacks)"]))
+        }
+        return notes
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+extension DaemonState {
+    /// Installs a timeline for an instance from outside (`widgetctl push`, an app). A provider
+    /// answer to a launch that began before this is dropped when it arrives.
+    public mutating func planPush(_ id: InstanceID, _ timeline: Timeline, at now: Date) throws(StateError) -> Plan {
+        let record = try record(id)
+        if let exceeded = settings.limits.check(timeline) { throw .limitExceeded(exceeded) }
+        let (history, rows) = relevanceAfter(timeline, record.relevance, at: now)
+        var plan = Plan()
+        plan.store.append(.putTimeline(id, timeline, receivedAt: now))
+        if !rows.isEmpty { plan.store.append(.updateRelevance(id, rows)) }
+        plan.keys.take(.instance(id))
+        let change = nextChange()
+        let policyDue = policyDue(for: record.kind, timeline, receivedAt: now)
+        plan.effect { state in
+            state.install(timeline, for: id, receivedAt: now, history: history, policyDue: policyDue)
+            state.instances.update(id) { $0.replaced = change }
+        }
+        plan.note(.info, "timeline pushed", ["instance": id, "entries": "\(timeline.entries.count)"])
+        evaluate(
+            stacks.containing(id), at: now,
+            inputs: [id: RankingInput(instance: id, history: history, matchedDonations: record.matched)], into: &plan)
+        return plan
+    }
+
+    /// Puts a stored timeline in the record and in the schedule.
+    mutating func install(_ timeline: Timeline, for id: InstanceID, receivedAt: Date, history: RelevanceHistory, policyDue: Date?) {
+        instances.update(id) { record in
+            record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
+            record.relevance = history
+        }
+        scheduler.setPolicyDue(id, policyDue)
+        scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
+    }
+
+    /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window,
+    /// and the settled rows to store for it (appended and deleted, not the whole history).
+    func relevanceAfter(
+        _ timeline: Timeline, _ before: RelevanceHistory, at now: Date
+    ) -> (RelevanceHistory, RelevanceRowChange) {
+        var history = before
+        history.install(timeline, at: now)
+        history.prune(before: now.addingTimeInterval(-settings.rotation.relevanceWindow), now: now)
+        return (history, history.settledChange(since: before))
+    }
+}

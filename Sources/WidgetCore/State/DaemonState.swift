@@ -1,0 +1,148 @@
+import Foundation
+
+/// Everything the daemon knows, as one value with no I/O: descriptors and settings, one record
+/// per instance, the stacks, the donations and the schedule. Time is always passed in.
+///
+/// Changes are made in two halves. A `plan…` method works out a `Plan` against the state as
+/// it is (validating first, so a refusal changes nothing); the daemon stores the plan's
+/// changes, then `apply` carries them out in memory. Time-driven work (`takeDue`) changes the
+/// schedule at once and hands back what to carry out.
+///
+/// The state's stored properties all live here; the operations are in `DaemonState+*.swift`
+/// by domain.
+public struct DaemonState: Sendable {
+    public internal(set) var descriptors: [String: WidgetDescriptor]
+    public internal(set) var settings: DaemonSettings
+    public internal(set) var instances = InstanceBook()
+    public internal(set) var stacks = StackBook()
+    public internal(set) var donations = DonationLog()
+    public internal(set) var scheduler: ReloadScheduler
+    /// Time of day and weekends (donation affinity) are read in this calendar's time zone.
+    public internal(set) var calendar: Calendar
+    public internal(set) var counters = Counters()
+    /// Stacks to evaluate before the step that touched them ends.
+    public internal(set) var dirtyStacks: Set<String> = []
+    var ids: InstanceIDSource
+    let affinity = DonationAffinity()
+
+    /// Numbers that only grow.
+    public struct Counters: Sendable, Hashable {
+        /// Counts pushes and configurations, so a provider answer can tell it is stale.
+        public internal(set) var change: UInt64 = 0
+        /// The sequence of the last stored reload request.
+        public internal(set) var request: Int64 = 0
+        /// Launches started.
+        public internal(set) var launch: UInt64 = 0
+        /// Provider answers dropped because the instance was pushed to or configured after
+        /// the launch began.
+        public internal(set) var droppedAnswers = 0
+    }
+
+    /// An empty state. `idSeed` makes instance ids a reproducible sequence (the virtual clock
+    /// uses it, so a script gets the same ids every run); nil draws them at random.
+    public init(
+        descriptors: [String: WidgetDescriptor], settings: DaemonSettings, calendar: Calendar, idSeed: UInt64? = nil
+    ) {
+        self.descriptors = descriptors
+        self.settings = settings
+        self.calendar = calendar
+        ids = InstanceIDSource(seed: idSeed)
+        scheduler = ReloadScheduler(
+            budget: ReloadBudget(
+                limit: settings.dailyReloadLimit, spacing: settings.minimumSpacing, enabled: settings.budgetEnabled),
+            coalescingWindow: settings.coalescingWindow)
+    }
+
+    /// Carries out a plan whose changes are stored.
+    public mutating func apply(_ plan: Plan) {
+        for effect in plan.effects { effect(&self) }
+    }
+
+    /// The earliest instant anything is due: a reload, an entry change, or a stack recheck.
+    public var nextWake: Date? {
+        [scheduler.nextDeadline(), stacks.nextRecheck].compactMap { $0 }.min()
+    }
+
+    /// A new instance id, unused so far.
+    public mutating func makeInstanceID() -> InstanceID {
+        while true {
+            let id = ids.next()
+            if !instances.contains(id) { return id }
+        }
+    }
+
+    // MARK: Reading
+
+    public func record(_ id: InstanceID) throws(StateError) -> InstanceRecord {
+        guard let record = instances[id] else { throw .unknownInstance(id) }
+        return record
+    }
+
+    public func stack(_ name: String) throws(StateError) -> StackState {
+        guard let stack = stacks[name] else { throw .unknownStack(name) }
+        return stack
+    }
+
+    public func providerKey(for kind: String) -> String {
+        descriptors[kind]?.provider?.key ?? ""
+    }
+
+    public func hasProvider(_ kind: String) -> Bool {
+        descriptors[kind]?.provider != nil
+    }
+
+    /// The policy's due date. A provider answer whose policy is already due would reload at
+    /// once, forever when the budget is off; such a reload waits the minimum spacing (at least
+    /// 1 s) after the launch that produced it.
+    func policyDue(for kind: String, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
+        guard hasProvider(kind), let date = timeline.policyDate(receivedAt: receivedAt) else { return nil }
+        if fromProvider && date <= receivedAt {
+            return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
+        }
+        return date
+    }
+
+    mutating func nextRequestSequence() -> Int64 {
+        counters.request += 1
+        return counters.request
+    }
+
+    mutating func nextChange() -> UInt64 {
+        counters.change += 1
+        return counters.change
+    }
+}
+
+/// Instance ids: eight hex digits, short enough to type in `widgetctl`.
+struct InstanceIDSource: Sendable {
+    private var generator: SplitMix?
+
+    init(seed: UInt64?) {
+        generator = seed.map(SplitMix.init)
+    }
+
+    mutating func next() -> InstanceID {
+        let value: UInt32
+        if generator != nil {
+            value = UInt32(truncatingIfNeeded: generator!.next() >> 32)
+        } else {
+            value = UInt32.random(in: 0...UInt32.max)
+        }
+        return String(format: "%08x", value)
+    }
+
+    /// SplitMix64: small, fast, and the same sequence on every machine.
+    struct SplitMix: Sendable {
+        var state: UInt64
+
+        init(_ seed: UInt64) { state = seed }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

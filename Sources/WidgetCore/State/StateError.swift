@@ -1,0 +1,14 @@
+import Foundation
+
+/// Why the state refuses a change. The wire protocol turns each into its JSON-RPC error
+/// (code and message), so the texts live in one place there.
+public enum StateError: Error, Sendable, Hashable {
+    case invalidParams(String)
+    case invalidConfiguration(ConfigurationError)
+    case unknownKind(String)
+    case unknownInstance(InstanceID)
+    case unsupportedFamily(String, kind: String, supported: [WidgetFamily])
+    case unknownStack(String)
+    case stackExists(String)
+    case limitExceeded(LimitExceeded)
+}

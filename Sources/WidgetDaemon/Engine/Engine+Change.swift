@@ -1,0 +1,43 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    /// Makes the change a request asks for and answers it once the change is applied (on the
+    /// virtual clock, once what it made due now has happened too). `make` works out the plan,
+    /// with whatever the answer needs from planning; it runs again if the plan had to wait.
+    func change<Made, Result: Encodable>(
+        _ call: Call, _ make: @escaping () throws(RPCError) -> (Plan, Made), answer: @escaping (Made) -> Result
+    ) {
+        let settlement = clock.isVirtual ? Settlement() : nil
+        var made: Made?
+        attempt(Attempt(
+            make: { () throws(RPCError) in
+                let (plan, value) = try make()
+                made = value
+                return plan
+            },
+            applied: {
+                guard let made else { return call.fail(RPCError(code: RPCError.Code.internalError, message: "internal error: no plan")) }
+                call.succeed(answer(made), after: settlement)
+            },
+            refused: { refusal in call.fail(refusal.error, after: settlement) },
+            settlement: settlement))
+    }
+
+    /// `change` for a plan that carries nothing else for the answer.
+    func change<Result: Encodable>(
+        _ call: Call, _ make: @escaping () throws(RPCError) -> Plan, answer: @escaping () -> Result
+    ) {
+        change(call, { () throws(RPCError) in (try make(), ()) }, answer: { _ in answer() })
+    }
+
+    /// Runs a state operation, turning its refusal into the request's error.
+    func checked<T>(_ body: () throws(StateError) -> T) throws(RPCError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw RPCError(error)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    func donate(_ params: DonateParams, _ call: Call) {
+        change(call, { () throws(RPCError) in
+            let donation = Donation(
+                intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? self.now,
+                id: params.id, group: params.group)
+            let reserved = self.flight.ledger.reserved
+            return try self.checked { () throws(StateError) in try self.state.planDonate(donation, at: self.now, reserved: reserved) }
+        }, answer: { matched in DonateResult(matched: matched) })
+    }
+
+    /// Deletes donations; from a kind's owner, only those of intent types no other kind declares.
+    func deleteDonations(_ params: DonationsDeleteParams, _ call: Call) {
+        let selector: DaemonState.DonationSelector
+        switch (params.id, params.group, params.all ?? false) {
+        case (let id?, nil, false): selector = .id(id)
+        case (nil, let group?, false): selector = .group(group)
+        case (nil, nil, true): selector = .all
+        default: return call.fail(.invalidParams("params: give exactly one of id, group or all"))
+        }
+        change(call, { () throws(RPCError) in
+            self.state.planDeleteDonations(selector, onlyKinds: call.scope, at: self.now)
+        }, answer: { deleted in DonationsDeleteResult(deleted: deleted) })
+    }
+
+    /// Rotation decisions, oldest first, read from the store.
+    func decisionLog(_ params: LogParams, _ call: Call) {
+        let limit = params.limit ?? 100
+        guard limit > 0, limit <= 100_000 else { return call.fail(.invalidParams("params.limit: 1...100000")) }
+        let store = self.store
+        Task {
+            do {
+                call.succeed(try await store.decisions(stack: params.stack, since: params.since, limit: limit))
+            } catch {
+                call.fail(.storageFailure("\(error)"))
+            }
+        }
+    }
+}

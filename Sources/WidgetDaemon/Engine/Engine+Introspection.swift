@@ -1,0 +1,42 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    func ping(_ call: Call) {
+        call.succeed(PingResult(daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current))
+    }
+
+    func status(_ call: Call) {
+        var result = StatusResult(
+            daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current, clock: clockInfo(),
+            kinds: state.descriptors.count, instances: state.instances.count, timelines: state.instances.timelines,
+            pendingReloads: state.scheduler.pendingReloadCount, providersRunning: runner.running,
+            nextWakeup: state.scheduler.nextDeadline(), budgetEnabled: state.settings.budgetEnabled,
+            descriptorProblems: catalogProblems.count, stateDirectory: setup.stateDirectory)
+        result.subscribers = events.count
+        result.storageError = storageFault?.message
+        result.droppedAnswers = state.counters.droppedAnswers
+        call.succeed(result)
+    }
+
+    func widgets(_ call: Call) {
+        var counts: [String: Int] = [:]
+        for record in state.instances.records.values { counts[record.kind, default: 0] += 1 }
+        let widgets = state.descriptors.values.sorted { $0.kind < $1.kind }.map {
+            WidgetKindInfo(descriptor: $0, instances: counts[$0.kind] ?? 0)
+        }
+        call.succeed(WidgetsResult(widgets: widgets, problems: catalogProblems))
+    }
+
+    func clock(_ call: Call) {
+        call.succeed(clockInfo())
+    }
+
+    /// Turns the connection into an event stream: after the answer, every event is written
+    /// to it between answers, until it closes.
+    func subscribe(_ call: Call) {
+        if let subscriber = call.connection { events.subscribe(subscriber) }
+        call.succeed(["subscribed": true])
+    }
+}

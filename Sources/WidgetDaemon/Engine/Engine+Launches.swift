@@ -1,0 +1,110 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    /// Starts a provider launch; it runs while the engine keeps serving, and its result comes
+    /// back as a change of its own.
+    func start(_ launch: Launch, _ settlement: Settlement?) {
+        settlement?.begin()
+        let invocation = ProviderInvocation(
+            exec: launch.provider.exec, verb: "timeline",
+            request: (try? WidgetJSON.encoder.encode(ProviderRequest(verb: "timeline", members: launch.members, now: launch.date)))
+                ?? Data("{}".utf8),
+            timeout: launch.provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes)
+        logger.debug(
+            "provider launch",
+            metadata: ["kind": "\(launch.kind)", "instances": "\(launch.members.map(\.id).joined(separator: ","))",
+                       "reasons": "\(launch.reasons.map(\.rawValue).joined(separator: ","))"])
+        let runner = self.runner
+        let token = launch.token
+        let count = launch.members.count
+        let task = Task { [self] in
+            let outcome = await Self.run(invocation, on: runner, members: count)
+            self.launchFinished(token, outcome)
+        }
+        launches.running[token] = LaunchBook.Running(launch: launch, settlement: settlement, task: task)
+    }
+
+    /// Runs the provider and reads its answer, off the engine's loop.
+    private nonisolated static func run(
+        _ invocation: ProviderInvocation, on runner: any ProviderRunning, members count: Int
+    ) async -> Result<[MemberOutcome], ProviderFailure> {
+        do throws(ProviderFailure) {
+            let data = try await runner.run(invocation)
+            return .success(try TimelineAnswer.timelines(from: data, count: count).map { answer in
+                switch answer {
+                case .success(let timeline): .timeline(timeline)
+                case .failure(let failure): .failed(failure.description, cause: failure.cause)
+                }
+            })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A launch came back. On the virtual clock results are applied in the order the launches
+    /// started, so the same script gives the same result whichever provider is faster.
+    private func launchFinished(_ token: UInt64, _ outcome: Result<[MemberOutcome], ProviderFailure>) {
+        guard let running = launches.running[token] else { return }
+        switch outcome {
+        case .success(let answers):
+            launches.finished[token] = answers
+        case .failure where stopping:
+            // Killed by the shutdown, not by its own fault: nothing to record, charge or retry.
+            launches.finished[token] = .some(nil)
+        case .failure(let failure):
+            launches.finished[token] = Array(
+                repeating: .failed(failure.description, cause: failure.cause), count: running.launch.members.count)
+        }
+        while let next = clock.isVirtual ? launches.running.keys.min() : token,
+            let ready = launches.finished.removeValue(forKey: next)
+        {
+            let done = launches.running.removeValue(forKey: next)!
+            launches.applying += 1
+            if let outcomes = ready {
+                finish(done, outcomes)
+            } else {
+                done.settlement?.end()
+                launchApplied()
+            }
+            if !clock.isVirtual { break }
+        }
+    }
+
+    private func finish(_ running: LaunchBook.Running, _ outcomes: [MemberOutcome]) {
+        let launch = running.launch
+        let settlement = running.settlement
+        attempt(Attempt(
+            make: { self.state.planLaunchResult(launch, outcomes: outcomes, at: self.now) },
+            applied: {
+                settlement?.end()
+                self.launchApplied()
+            },
+            refused: { refusal in
+                // Nothing of the launch is stored: each instance keeps its previous timeline and
+                // retries, as after a failed launch. The storage fault was logged once already.
+                let failed = MemberOutcome.failed("state not saved: \(refusal)", cause: "storage")
+                self.apply(self.state.planLaunchResult(
+                    launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false))
+                self.settle(settlement)
+                settlement?.end()
+                self.launchApplied()
+            },
+            settlement: settlement))
+    }
+
+    private func launchApplied() {
+        launches.applying -= 1
+        guard launches.isIdle else { return }
+        let waiters = launches.idleWaiters
+        launches.idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until no launch runs and every result has been applied.
+    func launchesIdle() async {
+        guard !launches.isIdle else { return }
+        await withCheckedContinuation { launches.idleWaiters.append($0) }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import NIOCore
+import WidgetCore
+import WidgetProtocol
+import WidgetStore
+
+extension Engine {
+    /// Makes a change: plans it against the state as stored, stores the plan, applies it,
+    /// tells subscribers, carries out what it made due, and reports back. A plan that touches
+    /// what a plan being stored touches waits, and is planned again once that one is applied.
+    func attempt(_ attempt: Attempt) {
+        let plan: Plan
+        do {
+            plan = try attempt.make()
+        } catch {
+            attempt.refused(.refused(error))
+            return
+        }
+        guard !flight.ledger.conflicts(plan.keys) else {
+            flight.waiting.append(attempt)
+            return
+        }
+        guard !plan.store.isEmpty else {
+            apply(plan)
+            settle(attempt.settlement)
+            attempt.applied()
+            return
+        }
+        flight.ledger.hold(plan)
+        flight.lastTicket += 1
+        let ticket = flight.lastTicket
+        flight.storing[ticket] = (plan, attempt)
+        let loop = self.loop
+        store.submit(plan.store) { [self] result in
+            loop.execute { self.assumeIsolated { $0.stored(ticket, result) } }
+        }
+    }
+
+    /// The store has committed (or refused) a plan.
+    private func stored(_ ticket: UInt64, _ result: Result<Void, any Error>) {
+        guard let (plan, attempt) = flight.storing.removeValue(forKey: ticket) else { return }
+        flight.ledger.release(plan)
+        switch result {
+        case .success:
+            storageWorked()
+            apply(plan)
+            settle(attempt.settlement)
+            attempt.applied()
+        case .failure(let error):
+            // Nothing of the plan is applied: memory keeps matching the store.
+            storageFailed(error)
+            attempt.refused(.notStored(error))
+        }
+        retryWaiting()
+        if flight.isIdle {
+            let waiters = flight.idleWaiters
+            flight.idleWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Waits until no plan is being stored or waiting for one.
+    func plansIdle() async {
+        guard !flight.isIdle else { return }
+        await withCheckedContinuation { flight.idleWaiters.append($0) }
+    }
+
+    /// Applies a stored plan to memory, then tells subscribers and the journal.
+    func apply(_ plan: Plan) {
+        state.apply(plan)
+        publish(plan.events)
+        log(plan.notes)
+    }
+
+    /// Attempts that waited for a plan in flight, planned again in the order they came.
+    private func retryWaiting() {
+        guard !flight.waiting.isEmpty else { return }
+        let waiting = flight.waiting
+        flight.waiting = []
+        for waiter in waiting { attempt(waiter) }
+    }
+
+    /// Carries out what the step made due, at once: entry changes are told, launches start,
+    /// stacks marked for evaluation are evaluated. Then the timer is set for what comes next.
+    /// On the virtual clock the work is counted in `settlement`, whose request is answered
+    /// once it is done.
+    @discardableResult
+    func settle(_ settlement: Settlement?) -> Int {
+        if wake.settling {
+            wake.settleAgain = true
+            return 0
+        }
+        wake.settling = true
+        defer { wake.settling = false }
+        var popped = 0
+        repeat {
+            wake.settleAgain = false
+            guard !stopping else { break }
+            let work = state.takeDue(at: now)
+            popped += work.popped
+            publish(work.events)
+            for launch in work.launches { start(launch, settlement) }
+            for name in state.takeDirtyStacks() { evaluate(name, settlement) }
+        } while wake.settleAgain
+        rearm()
+        publishStatus()
+        return popped
+    }
+
+    /// A stack evaluated again, as its own change.
+    private func evaluate(_ name: String, _ settlement: Settlement?) {
+        settlement?.begin()
+        attempt(Attempt(
+            make: { self.state.planEvaluation(name, at: self.now) },
+            applied: { settlement?.end() },
+            refused: { refusal in
+                // A decision that cannot be stored is not made: the stack keeps its top, and
+                // is evaluated again at its next change.
+                self.logger.debug("stack evaluation not stored", metadata: ["stack": "\(name)", "error": "\(refusal)"])
+                settlement?.end()
+            },
+            settlement: settlement))
+    }
+
+    // MARK: Telling
+
+    func publish(_ changes: [StateEvent]) {
+        guard !changes.isEmpty, events.count > 0 else { return }
+        for change in changes { events.publish(WidgetEvent(change)) }
+    }
+
+    func log(_ notes: [Note]) {
+        for note in notes {
+            var metadata = Logger.Metadata()
+            for (key, value) in note.metadata { metadata[key] = "\(value)" }
+            logger.log(level: note.level.logLevel, "\(note.message)", metadata: metadata)
+        }
+    }
+}
+
+/// Why an attempt did not happen.
+enum Refusal: CustomStringConvertible {
+    /// The state refused it (validation, a limit, an unknown name): nothing changed.
+    case refused(RPCError)
+    /// The store could not commit it: nothing changed.
+    case notStored(any Error)
+
+    /// The answer for the caller.
+    var error: RPCError {
+        switch self {
+        case .refused(let error): error
+        case .notStored(let error): .storageFailure("\(error)")
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .refused(let error): error.message
+        case .notStored(let error): "\(error)"
+        }
+    }
+}
+
+extension Note.Level {
+    var logLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    /// Installs a timeline for an instance from outside (`widgetctl push`, an app).
+    func push(_ params: PushParams, _ call: Call) {
+        change(call, { () throws(RPCError) in
+            try self.checked { () throws(StateError) in try self.state.planPush(params.id, params.timeline, at: self.now) }
+        }, answer: {
+            PushResult(
+                instance: params.id, entries: params.timeline.entries.count,
+                nextReload: self.state.scheduler.pendingReload(for: params.id)?.due)
+        })
+    }
+
+    func timeline(_ params: InstanceParams, _ call: Call) {
+        guard let record = state.instances[params.id] else { return call.fail(.unknownInstance(params.id)) }
+        let stored = record.timeline
+        let now = self.now
+        call.succeed(TimelineResult(
+            instance: record.id, kind: record.kind, family: record.instance.family,
+            entries: stored?.timeline.entries ?? [], policy: stored?.timeline.policy,
+            currentIndex: stored?.timeline.currentIndex(at: now), currentEntry: stored?.timeline.currentEntry(at: now),
+            nextEntryChange: stored?.timeline.nextEntryDate(after: now),
+            nextReload: state.scheduler.pendingReload(for: record.id), receivedAt: stored?.receivedAt,
+            lastError: record.lastError))
+    }
+
+    /// `reloadTimelines(ofKind:)` for each kind; an unknown kind refuses the whole request.
+    func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Call) {
+        change(call, { () throws(RPCError) in
+            let ids = try self.checked { () throws(StateError) in try self.state.reloadTargets(kinds: params.kinds) }
+            return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
+        }, answer: { ids in ReloadResult(instances: ids) })
+    }
+
+    /// `reloadAllTimelines()`; from a kind's owner, of the kinds in its scope.
+    func reloadAllTimelines(_ params: ReloadAllParams, _ call: Call) {
+        change(call, { () throws(RPCError) in
+            let ids = self.state.reloadAllTargets(onlyKinds: call.scope)
+            return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
+        }, answer: { ids in ReloadResult(instances: ids) })
+    }
+
+    func schedule(_ call: Call) {
+        call.succeed(state.scheduler.pendingReloads().map(ScheduleItem.init))
+    }
+
+    func budget(_ params: InstanceParams, _ call: Call) {
+        guard state.instances.contains(params.id) else { return call.fail(.unknownInstance(params.id)) }
+        let scheduler = state.scheduler
+        let budget = scheduler.budget
+        let history = scheduler.budgetHistory(params.id)
+        let now = self.now
+        let allowed = budget.nextAllowed(history).flatMap { $0 > now ? $0 : nil }
+        call.succeed(BudgetResult(
+            instance: params.id, enabled: budget.enabled, used: budget.used(history, now: now), limit: budget.limit,
+            spacing: budget.spacing, lastReload: history.last, nextAllowed: budget.enabled ? allowed : nil,
+            pending: scheduler.pendingReload(for: params.id).map(ScheduleItem.init)))
+    }
+}

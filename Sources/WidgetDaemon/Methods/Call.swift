@@ -1,0 +1,78 @@
+import Foundation
+import NIOCore
+import WidgetCore
+import WidgetProtocol
+
+/// One request being answered: who asked, and where the answer goes. Every call is answered
+/// exactly once (a notification with nothing).
+struct Call: Sendable {
+    let id: RPCID?
+    let isNotification: Bool
+    let caller: PeerCredentials
+    /// Root or the daemon's own user: no access decision is needed.
+    let trusted: Bool
+    /// The connection it came on, for `subscribe`.
+    let connection: Subscriber?
+    /// The kinds a request that names none may act on (a kind's owner); nil: every kind.
+    var scope: Set<String>? = nil
+    /// Takes the answer line (without its newline); nil for a notification.
+    let reply: @Sendable (ByteBuffer?) -> Void
+
+    func succeed<R: Encodable>(_ result: R) {
+        guard !isNotification else { return reply(nil) }
+        reply(Answers.success(id, result))
+    }
+
+    func fail(_ error: RPCError) {
+        guard !isNotification else { return reply(nil) }
+        reply(Answers.failure(id, error))
+    }
+
+    /// Answers once `settlement` (the work the request started, on the virtual clock) is done.
+    func succeed<R: Encodable>(_ result: R, after settlement: Settlement?) {
+        guard let settlement else { return succeed(result) }
+        settlement.whenSettled { succeed(result) }
+    }
+
+    func fail(_ error: RPCError, after settlement: Settlement?) {
+        guard let settlement else { return fail(error) }
+        settlement.whenSettled { fail(error) }
+    }
+}
+
+/// Answer lines.
+enum Answers {
+    static func success<R: Encodable>(_ id: RPCID?, _ result: R) -> ByteBuffer {
+        // The hot answers write their own JSON, byte for byte what JSONEncoder would.
+        if let direct = result as? any DirectJSONEncodable {
+            return ByteBuffer(bytes: direct.successLine(id: id))
+        }
+        return encode(RPCSuccess(id: id, result: result))
+    }
+
+    static func failure(_ id: RPCID?, _ error: RPCError) -> ByteBuffer {
+        encode(RPCFailure(id: id, error: error))
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> ByteBuffer {
+        if let data = try? WidgetJSON.encoder.encode(value) { return ByteBuffer(bytes: data) }
+        return ByteBuffer(string: #"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: answer not encodable"}}"#)
+    }
+}
+
+extension DirectJSONEncodable {
+    /// The whole answer line for a success with this result.
+    func successLine(id: RPCID?) -> [UInt8] {
+        var out = JSONText()
+        out.raw(#"{"id":"#)
+        switch id {
+        case .number(let number)?: out.integer(number)
+        case .string(let text)?: out.string(text)
+        case nil: out.raw("null")
+        }
+        out.raw(#","jsonrpc":"2.0","result":"#)
+        writeJSON(to: &out)
+        out.raw("}")
+        return out.bytes
+    }
+}
