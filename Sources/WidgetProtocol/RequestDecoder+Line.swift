@@ -5,9 +5,10 @@ import WidgetCore
 public enum RequestLine: Sendable {
     case single(Result<IncomingRequest, RequestFailure>)
     /// A non-empty JSON array: one outcome per member, in order. A member that is no valid
-    /// request (`1`, `[]`, `{"foo": 1}`) has the error and id it would have as a line alone;
-    /// its answer goes in the batch's answer array. Notifications (`isNotification`) get no
-    /// member there, and a batch of only notifications gets no answer line at all.
+    /// request (`1`, `[]`, `{"foo": 1}`) has the error and id it would have as a line alone,
+    /// and its answer goes in the batch's answer array. Notifications (`isNotification` on
+    /// the request, or on the failure when only their params were wrong) get no member
+    /// there, and a batch with no member to answer gets no answer line at all.
     case batch([Result<IncomingRequest, RequestFailure>])
 }
 

@@ -134,7 +134,8 @@ public enum RequestDecoder {
         case .object:
             return .success(IncomingRequest(id: id, hasID: hasID, method: method, params: .request(line)))
         case .other:
-            return .failure(RequestFailure(id: id, error: .invalidParams("params must be an object")))
+            return .failure(
+                RequestFailure(id: id, error: .invalidParams("params must be an object"), isNotification: !hasID))
         }
     }
 
@@ -189,6 +190,10 @@ public enum RequestDecoder {
 public struct RequestFailure: Error, Sendable {
     public var id: RPCID?
     public var error: RPCError
+    /// The envelope was a valid notification (no `id`) and only its params were wrong.
+    /// JSON-RPC 2.0 answers no notification, not even with an error, so a batch's answer has
+    /// no member for it; a single line has always been answered (with a null id).
+    public var isNotification = false
 }
 
 extension Data {

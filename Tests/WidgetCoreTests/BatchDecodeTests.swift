@@ -84,6 +84,10 @@ struct BatchDecodeTests {
         #expect(batch[0].failureValue?.id == .string("1"))
         #expect(batch[1].failureValue?.error == .invalidParams("params must be an object"))
         #expect(batch[1].failureValue?.id == nil)
+        // A notification all the same: the answer array has no member for it.
+        #expect(batch[1].failureValue?.isNotification == true)
+        #expect(batch[0].failureValue?.isNotification == false)
+        #expect(batch[3].failureValue?.isNotification == false)
         #expect(batch[2].failureValue?.id == .string("2"))
         #expect(batch[3].failureValue?.error == .invalidRequest(#"jsonrpc must be "2.0""#))
         let fooGet = try batch[4].get()
@@ -94,9 +98,11 @@ struct BatchDecodeTests {
     }
 
     /// "rpc call Batch (all notifications)": every member a notification, so the daemon
-    /// writes no answer line. (The specification's example has positional params; here,
-    /// widgetd's methods.)
+    /// writes no answer line. The specification's example has positional params, which
+    /// widgetd refuses; they are notifications all the same.
     @Test func allNotifications() throws {
+        let example = #"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]}, {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#
+        #expect(try members(example).allSatisfy { $0.failureValue?.isNotification == true })
         let line = #"[{"jsonrpc": "2.0", "method": "visible", "params": {"instances": ["a"]}}, {"jsonrpc": "2.0", "method": "ping"}]"#
         let batch = try members(line)
         #expect(try batch.allSatisfy { try $0.get().isNotification })
@@ -166,7 +172,7 @@ struct BatchDecodeTests {
     static func describe(_ result: Result<IncomingRequest, RequestFailure>) -> String {
         switch result {
         case .failure(let failure):
-            return "error \(failure.id.map { "\($0)" } ?? "null") \(failure.error.code) \(failure.error.message)"
+            return "error \(failure.id.map { "\($0)" } ?? "null") \(failure.error.code) \(failure.error.message) \(failure.isNotification)"
         case .success(let request):
             let params = [
                 outcome(request, VisibleParams.self), outcome(request, StackNameParams.self),

@@ -55,7 +55,7 @@ private func compareRequests(
         compareScanned(fast, general, InstanceParams.self)
         compareScanned(fast, general, EmptyParams.self)
     case (.failure(let a), .failure(let b)):
-        guard a.id == b.id, a.error == b.error else {
+        guard a.id == b.id, a.error == b.error, a.isNotification == b.isNotification else {
             fatalError("the paths give different errors (\(a.error), \(b.error)) for \(String(decoding: line, as: UTF8.self))")
         }
         // The error is what the caller reads: it must encode.
