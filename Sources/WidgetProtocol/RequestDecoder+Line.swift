@@ -26,7 +26,9 @@ extension RequestDecoder {
         if fastPath, let members = RequestScanner.batchMembers(line) {
             guard !members.isEmpty else { return .single(.failure(emptyBatch)) }
             let owned = Data(line)
-            return .batch(members.map { single(UnsafeRawBufferPointer(rebasing: line[$0]), owned: owned.slice($0), fastPath: true) })
+            return .batch(members.map { range in
+                single(UnsafeRawBufferPointer(rebasing: line[range]), owned: owned.slice(range), fastPath: true)
+            })
         }
         return generalBatch(Data(line), fastPath: fastPath)
     }
@@ -48,7 +50,9 @@ extension RequestDecoder {
                 // Not expected: the splitter reads any valid JSON.
                 return .single(.failure(parseFailure(line)))
             }
-            return .batch(members.map { single(UnsafeRawBufferPointer(rebasing: bytes[$0]), owned: line.slice($0), fastPath: fastPath) })
+            return .batch(members.map { range in
+                single(UnsafeRawBufferPointer(rebasing: bytes[range]), owned: line.slice(range), fastPath: fastPath)
+            })
         }
     }
 
