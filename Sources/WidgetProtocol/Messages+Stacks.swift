@@ -3,7 +3,7 @@ import WidgetCore
 
 // Params and results of Smart Stacks: stacks, donations, the decision log, explain.
 
-public struct StackNameParams: Codable, Sendable {
+public struct StackNameParams: Codable, Sendable, Equatable {
     public var name: String
     public init(name: String) { self.name = name }
 }
@@ -64,7 +64,7 @@ public struct StackInfo: Codable, Sendable {
     }
 }
 
-public struct DonateParams: Codable, Sendable {
+public struct DonateParams: Codable, Sendable, Equatable {
     public var intentType: String
     public var parameters: [String: JSONValue]?
     public var date: Date?
@@ -134,7 +134,7 @@ public struct Explanation: Codable, Sendable {
     }
 }
 
-public struct VisibleParams: Codable, Sendable {
+public struct VisibleParams: Codable, Sendable, Equatable {
     public var instances: [InstanceID]
     public init(instances: [InstanceID]) { self.instances = instances }
 }

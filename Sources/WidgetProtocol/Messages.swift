@@ -121,7 +121,7 @@ public struct AddResult: Codable, Sendable {
     public init(id: InstanceID) { self.id = id }
 }
 
-public struct InstanceParams: Codable, Sendable {
+public struct InstanceParams: Codable, Sendable, Equatable {
     public var id: InstanceID
     public init(id: InstanceID) { self.id = id }
 }
@@ -202,7 +202,7 @@ public struct TimelineResult: Codable, Sendable {
     }
 }
 
-public struct PushParams: Codable, Sendable {
+public struct PushParams: Codable, Sendable, Equatable {
     public var id: InstanceID
     public var timeline: Timeline
     public init(id: InstanceID, timeline: Timeline) {
@@ -222,7 +222,7 @@ public struct PushResult: Codable, Sendable {
     }
 }
 
-public struct ReloadTimelinesParams: Codable, Sendable {
+public struct ReloadTimelinesParams: Codable, Sendable, Equatable {
     public var kinds: [String]
     public var userInitiated: Bool?
     public init(kinds: [String], userInitiated: Bool? = nil) {
@@ -231,7 +231,7 @@ public struct ReloadTimelinesParams: Codable, Sendable {
     }
 }
 
-public struct ReloadAllParams: Codable, Sendable {
+public struct ReloadAllParams: Codable, Sendable, Equatable {
     public var userInitiated: Bool?
     public init(userInitiated: Bool? = nil) { self.userInitiated = userInitiated }
 }

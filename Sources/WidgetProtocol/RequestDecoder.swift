@@ -1,53 +1,67 @@
 import Foundation
 import WidgetCore
 
-/// One request line, checked against JSON-RPC 2.0; params stay raw until the handler knows
+/// One request, checked against JSON-RPC 2.0; params stay as bytes until the handler knows
 /// their type.
+///
+/// It owns those bytes (a request may wait in a queue after the socket's buffer is reused):
+/// the params object alone when the fast path found it, else the request's own text. A
+/// request without params holds no bytes at all.
 public struct IncomingRequest: Sendable {
     public var id: RPCID?
     /// Only a request without an `id` member is a notification; `"id": null` is answered.
     public var hasID: Bool
     public var method: String
-    /// The whole line, decoded again for the typed params.
-    public var line: Data
-    public var hasParams: Bool
-    /// Where the `params` object lies in `line`, when the fast path read the envelope: the
-    /// params are then decoded from those bytes alone.
-    var paramsRange: Range<Data.Index>?
+    var paramsBytes: ParamsBytes
 
-    init(id: RPCID?, hasID: Bool, method: String, line: Data, hasParams: Bool, paramsRange: Range<Data.Index>? = nil) {
+    enum ParamsBytes: Sendable {
+        case absent
+        /// The `params` object's own text, found by `RequestScanner`.
+        case object(Data)
+        /// The whole request object's text, for the general decoder to find `params` in.
+        case request(Data)
+    }
+
+    init(id: RPCID?, hasID: Bool, method: String, params: ParamsBytes) {
         self.id = id
         self.hasID = hasID
         self.method = method
-        self.line = line
-        self.hasParams = hasParams
-        self.paramsRange = paramsRange
+        self.paramsBytes = params
     }
 
     /// A request without an id gets no answer (JSON-RPC notification).
     public var isNotification: Bool { !hasID }
 
-    /// Decodes `params` as `P`; absent params decode as an empty object. A mismatch is an
-    /// invalid-params error that names the field.
-    public func params<P: Decodable>(_ type: P.Type) throws(RPCError) -> P {
+    /// The request has a `params` object (absent and `null` are the same: none).
+    public var hasParams: Bool {
+        if case .absent = paramsBytes { return false }
+        return true
+    }
+
+    /// Decodes `params` as `P` with `JSONDecoder`; absent params decode as an empty object.
+    /// A mismatch is an invalid-params error that names the field.
+    func decodedParams<P: Decodable>(_ type: P.Type) throws(RPCError) -> P {
         do {
-            if let paramsRange {
+            switch paramsBytes {
+            case .object(let bytes):
                 do {
-                    return try WidgetJSON.decoder.decode(P.self, from: line[paramsRange])
+                    return try WidgetJSON.decoder.decode(P.self, from: bytes)
                 } catch let error as DecodingError {
                     // The same text as through the box below: paths start at `params`.
                     throw RPCError.invalidParams(error.readable(root: "params"))
                 }
-            }
-            if hasParams {
+            case .request(let bytes):
                 do {
-                    return try WidgetJSON.decoder.decode(ParamsBox<P>.self, from: line).params
+                    return try WidgetJSON.decoder.decode(ParamsBox<P>.self, from: bytes).params
                 } catch let error as DecodingError {
-                    // The coding path already starts at the `params` key of the box.
-                    throw RPCError.invalidParams(error.readable(root: ""))
+                    // The coding path already starts at the `params` key of the box. One
+                    // without a path (Foundation's "not valid JSON" for a number it cannot
+                    // represent) is about the params too, as the fast path says.
+                    throw RPCError.invalidParams(error.readable(root: error.hasCodingPath ? "" : "params"))
                 }
+            case .absent:
+                return try WidgetJSON.decoder.decode(P.self, from: Data("{}".utf8))
             }
-            return try WidgetJSON.decoder.decode(P.self, from: Data("{}".utf8))
         } catch let error as RPCError {
             throw error
         } catch let error as DecodingError {
@@ -64,16 +78,38 @@ public struct IncomingRequest: Sendable {
 
 /// Turns a line into a request, or into the error to answer with (and the id, when readable).
 public enum RequestDecoder {
+    /// One request (an array is not read as a batch here: `decodeLine` does that).
     /// `fastPath: false` skips `RequestScanner` (for the differential fuzzer and tests, which
     /// check that both paths give the same request).
     public static func decode(_ line: Data, fastPath: Bool = true) -> Result<IncomingRequest, RequestFailure> {
-        if fastPath, let request = RequestScanner.scan(line) { return .success(request) }
+        line.withUnsafeBytes { single($0, owned: line, fastPath: fastPath) }
+    }
+
+    /// `owned`: the same bytes as `bytes` in a `Data` the request may keep (slices of it share
+    /// its storage); nil to copy what the request needs.
+    static func single(
+        _ bytes: UnsafeRawBufferPointer, owned: Data?, fastPath: Bool
+    ) -> Result<IncomingRequest, RequestFailure> {
+        if fastPath, let envelope = RequestScanner.envelope(bytes) {
+            let params: IncomingRequest.ParamsBytes
+            if let range = envelope.params {
+                params = .object(owned.map { $0.slice(range) } ?? Data(UnsafeRawBufferPointer(rebasing: bytes[range])))
+            } else {
+                params = .absent
+            }
+            return .success(IncomingRequest(id: envelope.id, hasID: envelope.hasID, method: envelope.method, params: params))
+        }
+        return general(owned ?? Data(bytes))
+    }
+
+    /// The general decoder: `JSONDecoder` reads the envelope, and every error answer comes
+    /// from here.
+    static func general(_ line: Data) -> Result<IncomingRequest, RequestFailure> {
         let envelope: Envelope
         do {
             envelope = try WidgetJSON.decoder.decode(Envelope.self, from: line)
         } catch {
-            let detail = String(data: line, encoding: .utf8) == nil ? "not UTF-8" : "not valid JSON"
-            return .failure(RequestFailure(id: nil, error: .parseError(detail)))
+            return .failure(parseFailure(line))
         }
         guard envelope.isObject else {
             return .failure(RequestFailure(id: nil, error: .invalidRequest("expected a JSON object")))
@@ -94,12 +130,18 @@ public enum RequestDecoder {
         let hasID = envelope.id != .absent
         switch envelope.params {
         case .absentOrNull:
-            return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: false))
+            return .success(IncomingRequest(id: id, hasID: hasID, method: method, params: .absent))
         case .object:
-            return .success(IncomingRequest(id: id, hasID: hasID, method: method, line: line, hasParams: true))
+            return .success(IncomingRequest(id: id, hasID: hasID, method: method, params: .request(line)))
         case .other:
-            return .failure(RequestFailure(id: id, error: .invalidParams("params must be an object")))
+            return .failure(
+                RequestFailure(id: id, error: .invalidParams("params must be an object"), isNotification: !hasID))
         }
+    }
+
+    static func parseFailure(_ line: Data) -> RequestFailure {
+        let detail = String(data: line, encoding: .utf8) == nil ? "not UTF-8" : "not valid JSON"
+        return RequestFailure(id: nil, error: .parseError(detail))
     }
 
     /// The members the envelope checks need, read by type without decoding `params` (the
@@ -148,38 +190,15 @@ public enum RequestDecoder {
 public struct RequestFailure: Error, Sendable {
     public var id: RPCID?
     public var error: RPCError
+    /// The envelope was a valid notification (no `id`) and only its params were wrong.
+    /// JSON-RPC 2.0 answers no notification, not even with an error, so a batch's answer has
+    /// no member for it; a single line has always been answered (with a null id).
+    public var isNotification = false
 }
 
-extension DecodingError {
-    /// `params.family: expected String`-style text: the path and what was wrong.
-    public func readable(root: String) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.reduce(root) { text, key in
-                if let index = key.intValue { return "\(text)[\(index)]" }
-                return text.isEmpty ? key.stringValue : "\(text).\(key.stringValue)"
-            }
-        }
-        switch self {
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): required"
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(Self.describe(type))"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)): expected \(Self.describe(type)), got null"
-        case .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(self)"
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "a boolean"
-        case is Int.Type, is Int64.Type: "an integer"
-        case is Double.Type: "a number"
-        default: "\(type)".contains("Array") ? "an array" : "an object"
-        }
+extension Data {
+    /// `range` counted from the start of this `Data`, sharing its storage.
+    func slice(_ range: Range<Int>) -> Data {
+        self[(startIndex + range.lowerBound)..<(startIndex + range.upperBound)]
     }
 }

@@ -9,7 +9,8 @@ public final class WidgetdConnection {
     public let path: String
     private let fd: CInt
     private var buffer = Data()
-    private var nextID: Int64 = 1
+    /// The id of the next request (batches take theirs from here too).
+    var nextID: Int64 = 1
 
     public init(path: String = SocketLocation.defaultPath()) throws(WidgetdClientError) {
         self.path = path
@@ -75,7 +76,7 @@ public final class WidgetdConnection {
         return try readLine()
     }
 
-    private func send(_ data: Data) throws(WidgetdClientError) {
+    func send(_ data: Data) throws(WidgetdClientError) {
         var offset = 0
         let bytes = [UInt8](data)
         while offset < bytes.count {
@@ -88,7 +89,7 @@ public final class WidgetdConnection {
         }
     }
 
-    private func readLine() throws(WidgetdClientError) -> Data {
+    func readLine() throws(WidgetdClientError) -> Data {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

@@ -2,56 +2,117 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
-/// libFuzzer calls this with every input it tries. Each input goes through all three parsers;
+/// libFuzzer calls this with every input it tries. Each input goes through every parser;
 /// they must answer with a value or a typed error and never trap. What they accept must also
 /// survive a round trip through the encoder, since the daemon stores and re-sends it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let input = Data(bytes: bytes, count: count)
-    fuzzRequest(input)
+    fuzzRequestLine(input)
+    fuzzParamsScanners(input)
     fuzzDescriptor(input)
     fuzzTimeline(input)
     return 0
 }
 
-/// A control-socket line: the envelope, then the params of the methods that change state.
-/// The envelope's fast path (`RequestScanner`) must agree with the general decoder on every
-/// line it accepts: the same request, and the same params or the same error for each type.
-private func fuzzRequest(_ line: Data) {
-    switch (RequestDecoder.decode(line), RequestDecoder.decode(line, fastPath: false)) {
+/// A control-socket line, a single request or a batch. The fast paths (`RequestScanner`,
+/// `ScannableParams`) must agree with the general decoder on every line they accept: the
+/// same requests, and for each params type the same value or the same error.
+private func fuzzRequestLine(_ line: Data) {
+    let fast = line.withUnsafeBytes { RequestDecoder.decodeLine($0) }
+    let general = line.withUnsafeBytes { RequestDecoder.decodeLine($0, fastPath: false) }
+    switch (fast, general) {
+    case (.single(let a), .single(let b)):
+        compareRequests(a, b, line)
+    case (.batch(let a), .batch(let b)) where a.count == b.count:
+        for (a, b) in zip(a, b) { compareRequests(a, b, line) }
+    default:
+        fatalError("the paths read different shapes from \(String(decoding: line, as: UTF8.self))")
+    }
+    // The older entry point, which reads one request (an array is no request to it).
+    compareRequests(RequestDecoder.decode(line), RequestDecoder.decode(line, fastPath: false), line)
+}
+
+private func compareRequests(
+    _ fast: Result<IncomingRequest, RequestFailure>, _ general: Result<IncomingRequest, RequestFailure>, _ line: Data
+) {
+    switch (fast, general) {
     case (.success(let fast), .success(let general)):
         guard fast.id == general.id, fast.hasID == general.hasID, fast.method == general.method,
             fast.hasParams == general.hasParams
         else { fatalError("the envelope paths disagree on \(String(decoding: line, as: UTF8.self))") }
         compareParams(fast, general, AddParams.self)
         compareParams(fast, general, ConfigureParams.self)
-        compareParams(fast, general, PushParams.self)
-        compareParams(fast, general, ReloadTimelinesParams.self)
-        compareParams(fast, general, DonateParams.self)
         compareParams(fast, general, StackCreateParams.self)
         compareParams(fast, general, StackSwipeParams.self)
         compareParams(fast, general, ClockSetParams.self)
-    case (.failure(let failure), .failure):
-        // The error is what the caller reads: it must encode.
-        guard (try? WidgetJSON.encoder.encode(failure.error)) != nil else {
-            fatalError("request error does not encode: \(failure.error)")
+        compareScanned(fast, general, PushParams.self)
+        compareScanned(fast, general, ReloadTimelinesParams.self)
+        compareScanned(fast, general, ReloadAllParams.self)
+        compareScanned(fast, general, DonateParams.self)
+        compareScanned(fast, general, VisibleParams.self)
+        compareScanned(fast, general, StackNameParams.self)
+        compareScanned(fast, general, InstanceParams.self)
+        compareScanned(fast, general, EmptyParams.self)
+    case (.failure(let a), .failure(let b)):
+        guard a.id == b.id, a.error == b.error, a.isNotification == b.isNotification else {
+            fatalError("the paths give different errors (\(a.error), \(b.error)) for \(String(decoding: line, as: UTF8.self))")
         }
+        // The error is what the caller reads: it must encode.
+        guard (try? WidgetJSON.encoder.encode(a.error)) != nil else { fatalError("request error does not encode: \(a.error)") }
     default:
         fatalError("one envelope path failed and the other did not on \(String(decoding: line, as: UTF8.self))")
     }
 }
 
-private func compareParams<P: Codable>(_ fast: IncomingRequest, _ general: IncomingRequest, _ type: P.Type) {
-    func outcome(_ request: IncomingRequest) -> String {
-        do {
-            return String(decoding: try WidgetJSON.encoder.encode(request.params(type)), as: UTF8.self)
-        } catch {
-            return "error: \(error)"
-        }
+/// The params as JSON, or the error's text: what the caller would read.
+private func outcome<P: Encodable>(_ read: () throws(RPCError) -> P) -> String {
+    do {
+        return String(decoding: try WidgetJSON.encoder.encode(read()), as: UTF8.self)
+    } catch {
+        return "error: \(error)"
     }
-    let a = outcome(fast)
-    let b = outcome(general)
+}
+
+private func compareParams<P: Codable>(_ fast: IncomingRequest, _ general: IncomingRequest, _ type: P.Type) {
+    let a = outcome { () throws(RPCError) in try fast.params(type) }
+    let b = outcome { () throws(RPCError) in try general.params(type, fastPath: false) }
     guard a == b else { fatalError("params as \(P.self) differ: \(a) against \(b)") }
+}
+
+/// A scanner's value is `==` to `JSONDecoder`'s (finer than their JSON: dates to the
+/// microsecond, `.integer(2)` against `.number(2.0)`), and its JSON and errors are the same.
+private func compareScanned<P: ScannableParams & Codable & Equatable>(
+    _ fast: IncomingRequest, _ general: IncomingRequest, _ type: P.Type
+) {
+    compareParams(fast, general, type)
+    let a = try? fast.params(type)
+    let b = try? general.params(type, fastPath: false)
+    guard a == b else { fatalError("params as \(P.self) are not equal: \(String(describing: a)) against \(String(describing: b))") }
+}
+
+/// The input as a params object, straight into each scanner: whatever a scanner reads,
+/// `JSONDecoder` reads too, to an equal value.
+private func fuzzParamsScanners(_ input: Data) {
+    scanAgainstDecoder(input, PushParams.self)
+    scanAgainstDecoder(input, ReloadTimelinesParams.self)
+    scanAgainstDecoder(input, ReloadAllParams.self)
+    scanAgainstDecoder(input, DonateParams.self)
+    scanAgainstDecoder(input, VisibleParams.self)
+    scanAgainstDecoder(input, StackNameParams.self)
+    scanAgainstDecoder(input, InstanceParams.self)
+    scanAgainstDecoder(input, EmptyParams.self)
+}
+
+private func scanAgainstDecoder<P: ScannableParams & Codable & Equatable>(_ input: Data, _ type: P.Type) {
+    guard let scanned = input.withUnsafeBytes({ P.scan($0) }) else { return }
+    let text = String(decoding: input, as: UTF8.self)
+    guard let decoded = try? WidgetJSON.decoder.decode(P.self, from: input) else {
+        fatalError("\(P.self) scanner read what JSONDecoder refuses: \(text)")
+    }
+    guard scanned == decoded, outcome({ scanned }) == outcome({ decoded }) else {
+        fatalError("\(P.self) scanner and JSONDecoder differ: \(scanned) against \(decoded) from \(text)")
+    }
 }
 
 private func fuzzDescriptor(_ data: Data) {
