@@ -94,3 +94,77 @@ extension DonateResult: DirectJSONEncodable {
         out.raw("}")
     }
 }
+
+extension JSONText {
+    public mutating func bool(_ value: Bool) {
+        raw(value ? "true" : "false")
+    }
+
+    /// A date as `WidgetJSON.encoder` writes it: an ISO 8601 string.
+    public mutating func date(_ date: Date) {
+        string(ISO8601.string(from: date))
+    }
+}
+
+extension PingResult: DirectJSONEncodable {
+    public func writeJSON(to out: inout JSONText) {
+        out.raw(#"{"daemon":"#)
+        out.string(daemon)
+        out.raw(#","protocol":"#)
+        out.integer(Int64(self.protocol))
+        out.raw("}")
+    }
+}
+
+extension VisibleResult: DirectJSONEncodable {
+    public func writeJSON(to out: inout JSONText) {
+        out.raw(#"{"visible":"#)
+        out.strings(visible)
+        out.raw("}")
+    }
+}
+
+extension PushResult: DirectJSONEncodable {
+    public func writeJSON(to out: inout JSONText) {
+        out.raw(#"{"entries":"#)
+        out.integer(Int64(entries))
+        out.raw(#","instance":"#)
+        out.string(instance)
+        if let nextReload {
+            out.raw(#","nextReload":"#)
+            out.date(nextReload)
+        }
+        out.raw("}")
+    }
+}
+
+extension StackInfo: DirectJSONEncodable {
+    public func writeJSON(to out: inout JSONText) {
+        // Keys in sorted order, absent optionals left out, as JSONEncoder writes them.
+        out.raw("{")
+        if let holdUntil {
+            out.raw(#""holdUntil":"#)
+            out.date(holdUntil)
+            out.raw(",")
+        }
+        out.raw(#""instances":"#)
+        out.strings(instances)
+        out.raw(#","name":"#)
+        out.string(name)
+        out.raw(#","smartRotate":"#)
+        out.bool(smartRotate)
+        if let top {
+            out.raw(#","top":"#)
+            out.string(top)
+        }
+        if let topSince {
+            out.raw(#","topSince":"#)
+            out.date(topSince)
+        }
+        if let userChoice {
+            out.raw(#","userChoice":"#)
+            out.string(userChoice)
+        }
+        out.raw("}")
+    }
+}

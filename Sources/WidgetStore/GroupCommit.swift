@@ -52,6 +52,12 @@ final class GroupCommit<Work: Sendable>: Sendable {
         }
     }
 
+    /// Waits until every submission so far has been written.
+    func waitUntilWritten() {
+        queue.sync {}
+        while state.withLock({ $0.writing }) { queue.sync {} }
+    }
+
     /// Writes groups until nobody is waiting. Whoever arrives during a write joins the next group.
     private func drain() {
         while true {

@@ -57,6 +57,13 @@ public final class SQLiteStateStore: StateStore {
         commits = GroupCommit(writer: { [pool] group in try Self.write(group, to: pool, path: path) })
     }
 
+    /// Closes the database once every write submitted has been made: the last connection folds
+    /// the WAL into the file, so the next start reads one file and needs no room to recover.
+    public func close() {
+        commits.waitUntilWritten()
+        try? pool.close()
+    }
+
     /// The state read through a read-only connection, or nil when the schema still needs a
     /// migration (read after it) or the file cannot be opened read-only (the read-write
     /// open that follows says why). Throws only for a damaged file.

@@ -32,3 +32,33 @@ import WidgetProtocol
         }
     }
 }
+
+/// The other hot answers (ping, visible, push, stack.show) against JSONEncoder.
+@Suite struct DirectJSONMoreTests {
+    func check<R: DirectJSONEncodable>(_ result: R) throws {
+        for id in DirectJSONTests.ids {
+            let direct = String(decoding: RPCSuccess(id: id, result: result).directJSON(), as: UTF8.self)
+            let expected = String(decoding: try WidgetJSON.encoder.encode(RPCSuccess(id: id, result: result)), as: UTF8.self)
+            #expect(direct == expected)
+        }
+    }
+
+    @Test func pingVisibleAndPush() throws {
+        try check(PingResult(daemon: "0.1.0", protocol: 1))
+        try check(VisibleResult(visible: []))
+        try check(VisibleResult(visible: DirectJSONTests.awkward))
+        try check(PushResult(instance: "415f970d", entries: 3, nextReload: nil))
+        try check(PushResult(instance: #"a"b"#, entries: 0, nextReload: Date(timeIntervalSince1970: 1_767_600_000.25)))
+    }
+
+    @Test func stacks() throws {
+        var state = StackState(name: "home \"x\"", instances: ["a", "b"])
+        try check(StackInfo(state))
+        state.top = nil
+        try check(StackInfo(state))
+        state.swipe(to: "b", at: Date(timeIntervalSince1970: 1_767_600_000), hold: 3600)
+        state.smartRotate = false
+        try check(StackInfo(state))
+        try check(StackInfo(StackState(name: "")))
+    }
+}

@@ -96,11 +96,11 @@ import WidgetProtocol
         _ = await harness.call("clock.advance", #"{"seconds":0}"#)
         _ = await harness.call("reloadAllTimelines", #"{"userInitiated":true}"#)
         _ = await harness.call("clock.advance", #"{"seconds":3600}"#)
-        #expect(await harness.runner.requestedNows() == ["2026-01-05T08:00:00Z", "2026-01-05T08:00:00Z"])
+        #expect(harness.runner.requestedNows() == ["2026-01-05T08:00:00Z", "2026-01-05T08:00:00Z"])
         let reload = await harness.call("reloadAllTimelines", #"{"userInitiated":true}"#)
         #expect((reload.result as? [String: Any])?["instances"] as? [String] != nil)
         _ = await harness.call("clock.advance", #"{"seconds":0}"#)
-        #expect(await harness.runner.requestedNows().last == "2026-01-05T09:00:00Z")
+        #expect(harness.runner.requestedNows().last == "2026-01-05T09:00:00Z")
     }
 
     @Test func answersKeepTheRequestID() async throws {

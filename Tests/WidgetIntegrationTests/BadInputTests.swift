@@ -13,7 +13,12 @@ extension Integration {
             let parse = connection.request("{not json")
             #expect(parse?.errorCode == -32700)
             #expect(parse?["id"] is NSNull)
-            #expect(connection.request("[1,2,3]")?.errorCode == -32600)
+            // A non-empty array is a JSON-RPC batch: each member that is not a request gets its
+            // own error; an empty array is one error.
+            connection.send(Data("[1,2,3]\n".utf8))
+            let batch = connection.readLine().flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [[String: Any]] }
+            #expect(batch?.map(\.errorCode) == [-32600, -32600, -32600])
+            #expect(connection.request("[]")?.errorCode == -32600)
             #expect(connection.request(#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#)?.errorCode == -32600)
             let unknownMethod = connection.request(#"{"jsonrpc":"2.0","id":7,"method":"frobnicate"}"#)
             #expect(unknownMethod?.errorCode == -32601)

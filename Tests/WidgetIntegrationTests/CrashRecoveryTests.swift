@@ -61,13 +61,16 @@ extension Integration {
                 """)
             try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100)
             try fixture.start()
-            let id = try fixture.add("test.gated")
-            let advance = try fixture.launch(
-                TestPaths.widgetctl, ["--socket", fixture.socketPath, "clock", "advance", "0s"], log: fixture.directory + "/advance.log")
+            // On the virtual clock `add` answers once its first load has run: the crash comes
+            // while it waits. The instance itself was stored before the load began.
+            let add = try fixture.launch(
+                TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.gated", "--family", "systemSmall"],
+                log: fixture.directory + "/add.log")
             while ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
+            let id = try #require(fixture.ctl("--json", "list").array.first?["id"] as? String)
             fixture.crash()
-            advance.waitUntilExit()
-            #expect(advance.terminationStatus == 3)  // the daemon vanished before answering
+            add.waitUntilExit()
+            #expect(add.terminationStatus == 3)  // the daemon vanished before answering
 
             _ = FileManager.default.createFile(atPath: release, contents: nil)
             try fixture.start()
@@ -94,12 +97,19 @@ extension Integration {
                 """)
             try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100, intent: DaemonFixture.testIntent)
             try fixture.start()
-            let id = try fixture.add("test.gated")
+            // On the virtual clock `add` answers once its first load has run: it is sent in the
+            // background, and the instance read from `list` (it is there before the load ends).
+            let add = try fixture.launch(
+                TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.gated", "--family", "systemSmall"],
+                log: fixture.directory + "/add.log")
             func startsCount() -> Int { ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n").count }
             while startsCount() < 1 { usleep(10_000) }
+            let id = try #require(fixture.ctl("--json", "list").array.first?["id"] as? String)
             // Acknowledged while the first load runs, at the same (virtual) instant.
             #expect(fixture.ctl("configure", id, "--set", "slot=1").status == 0)
             _ = FileManager.default.createFile(atPath: release + "0", contents: nil)
+            add.waitUntilExit()
+            #expect(add.terminationStatus == 0)
             while startsCount() < 2 { usleep(10_000) }
             fixture.crash()
             let rows = try StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT reason FROM request", readOnly: false)

@@ -19,9 +19,10 @@ extension DaemonState {
         plan.reservation.donations = 1
         let matched = instances(matching: donation)
         let stacked = matched.filter(stacks.isStacked)
+        let zone = calendar.timeZone
         plan.effect { state in
-            let calendar = state.calendar
-            let entry = state.donations.add(donation, calendar: calendar)
+            // Its local time was read when planned, unless the time zone changed since.
+            let entry = state.donations.add(zone == state.calendar.timeZone ? local : LocalDonation(donation, calendar: state.calendar))
             for id in stacked {
                 state.instances.update(id) { record in
                     record.matched.insert(entry, at: DonationLog.insertionIndex(of: entry, in: record.matched))

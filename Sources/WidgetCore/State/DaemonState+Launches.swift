@@ -94,13 +94,14 @@ extension DaemonState {
             plan.store.append(.recordReload(id, date: launch.date, reason: reason, budgeted: scheduler.budget.applies(to: reason)))
             guard let record = instances[id] else { continue }
             let consumed = launch.consumed[index]
-            if let consumed { plan.store.append(.deleteRequest(id, sequence: consumed)) }
             var outcome = outcomes[index]
             if case .timeline(let timeline) = outcome, let exceeded = limits.check(timeline) {
                 // A timeline over [limits] is a bad answer like any other: the previous one stays.
                 outcome = .failed(exceeded.description, cause: "limit")
             }
             if record.replaced != launch.seen[index] {
+                // The request it carried out is done; what replaced its answer stands.
+                if let consumed { plan.store.append(.deleteRequest(id, sequence: consumed)) }
                 dropped.append(id)
                 let current = record.timeline.flatMap { policyDue(for: record.kind, $0.timeline, receivedAt: $0.receivedAt) }
                 plan.effect { state in
@@ -115,6 +116,8 @@ extension DaemonState {
                 let (history, rows) = relevanceAfter(timeline, record.relevance, at: receivedAt)
                 plan.store.append(.putTimeline(id, timeline, receivedAt: receivedAt))
                 if !rows.isEmpty { plan.store.append(.updateRelevance(id, rows)) }
+                // A failed launch leaves its request stored: a restart carries it out.
+                if let consumed { plan.store.append(.deleteRequest(id, sequence: consumed)) }
                 if let streak = record.failures { report.recovered(id, after: streak) }
                 let policyDue = policyDue(for: record.kind, timeline, receivedAt: receivedAt, fromProvider: true)
                 plan.effect { state in

@@ -24,11 +24,19 @@ public struct DonationLog: Sendable {
     /// Records a donation, numbering it after every other; returns it as recorded.
     @discardableResult
     public mutating func add(_ donation: Donation, calendar: Calendar) -> LocalDonation {
+        add(LocalDonation(donation, calendar: calendar))
+    }
+
+    /// Records a donation whose local time is read already.
+    @discardableResult
+    public mutating func add(_ donation: LocalDonation) -> LocalDonation {
         lastOrder += 1
-        let entry = LocalDonation(donation, calendar: calendar, order: lastOrder)
-        var list = byType.removeValue(forKey: donation.intentType) ?? []
+        var entry = donation
+        entry.order = lastOrder
+        let type = donation.donation.intentType
+        var list = byType.removeValue(forKey: type) ?? []
         list.insert(entry, at: Self.insertionIndex(of: entry, in: list))
-        byType[donation.intentType] = list
+        byType[type] = list
         count += 1
         return entry
     }

@@ -92,6 +92,7 @@ struct Daemon {
             logger.warning("NOTIFY_SOCKET is not being read; exiting without the last notifications")
         }
         try? await loopGroup.shutdownGracefully()
+        store.close()
         logger.info("widgetd stopped")
     }
 }

@@ -87,11 +87,13 @@ extension Engine {
                 let failed = MemberOutcome.failed("state not saved: \(refusal)", cause: "storage")
                 self.apply(self.state.planLaunchResult(
                     launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false))
-                self.settle(settlement)
+                self.settle(nil)
                 settlement?.end()
                 self.launchApplied()
             },
-            settlement: settlement))
+            // What comes due after the result (another client's request that waited for the
+            // launch) is that request's own work, not this launch's.
+            settlement: nil))
     }
 
     private func launchApplied() {

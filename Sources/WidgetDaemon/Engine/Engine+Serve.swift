@@ -15,7 +15,7 @@ extension Engine {
         case .single(let request):
             dispatch(request, caller: caller, connection: connection, reply: reply)
         case .batch(let requests):
-            BatchAnswer(engine: self, requests: requests, caller: caller, connection: connection, reply: reply).next()
+            BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply).next()
         }
     }
 
@@ -27,7 +27,8 @@ extension Engine {
         let request: IncomingRequest
         switch decoded {
         case .failure(let failure):
-            return reply(Answers.failure(failure.id, failure.error))
+            // A notification is never answered, not even with an error.
+            return reply(failure.isNotification ? nil : Answers.failure(failure.id, failure.error))
         case .success(let decoded):
             request = decoded
         }
@@ -42,7 +43,7 @@ extension Engine {
 /// A JSON-RPC 2.0 batch being answered: its requests run one after the other, as if sent on
 /// the connection in order, and their answers go out together as one array on one line
 /// (notifications add nothing; a batch of notifications only is not answered).
-final class BatchAnswer: @unchecked Sendable {
+final class BatchRun: @unchecked Sendable {
     // Used on the engine's loop only: each answer comes back there before the next request runs.
     private let engine: Engine
     private var requests: ArraySlice<Result<IncomingRequest, RequestFailure>>

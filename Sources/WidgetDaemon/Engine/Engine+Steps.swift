@@ -94,6 +94,9 @@ extension Engine {
         wake.settling = true
         defer { wake.settling = false }
         var popped = 0
+        // Every step looks at the wall clock: a step is noticed by the first wake-up or
+        // request after it (`WallClockWatcher` makes one at once).
+        noticeWallClockStep()
         repeat {
             wake.settleAgain = false
             guard !stopping else { break }

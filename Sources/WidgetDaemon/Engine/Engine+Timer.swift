@@ -30,13 +30,12 @@ extension Engine {
     func tick() {
         wake.timer = nil
         wake.timerFor = nil
-        noticeWallClockStep()
         if !clock.zoneWatched { refreshTimeZone() }
         settle(nil)
     }
 
-    /// On the real clock, a wall-clock step since the last look (`WallClockWatcher` calls
-    /// `tick` on every `settimeofday`, so this runs right after a step). A step back (a second
+    /// On the real clock, a wall-clock step since the last look (every step looks, and
+    /// `WallClockWatcher` calls `tick` on every `settimeofday`, so this runs right after a step). A step back (a second
     /// or more) is handled by the state's rules; a step forward needs nothing more than
     /// carrying out what is now due.
     func noticeWallClockStep() {

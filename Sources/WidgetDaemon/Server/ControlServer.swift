@@ -50,7 +50,10 @@ public final class ControlServer: Service {
                             "connection refused: max-connections reached",
                             metadata: ["open": "\(gate.open)", "max": "\(gate.max)", "refused": "\(report)"])
                     }
-                    return channel.pipeline.addHandler(RefusingHandler(max: gate.max))
+                    let max = gate.max
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(max: max))
+                    }
                 }
                 registry.add(channel)
                 channel.closeFuture.whenComplete { _ in gate.release() }

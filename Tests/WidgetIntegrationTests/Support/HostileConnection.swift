@@ -16,7 +16,11 @@ final class HostileConnection: @unchecked Sendable {
         var codes: Set<Int>?
         /// The line-too-long answer: the daemon closes the connection after it.
         var closes: Bool
+        /// Whether the answer is a batch's array: never, maybe, or always.
+        var batch = BatchRule.never
     }
+
+    private enum BatchRule { case never, maybe, always }
 
     private let fd: CInt
     private let condition = NSCondition()
@@ -63,9 +67,14 @@ final class HostileConnection: @unchecked Sendable {
     /// the daemon has closed the connection.
     @discardableResult
     func send(_ frame: HostileFrame, drip: Bool = false) -> Bool {
-        if case .answer(let id, let codes) = frame.expected {
+        switch frame.expected {
+        case .answer(let id, let codes):
             condition.withLock { owed.append(Owed(id: id, codes: codes, closes: false)) }
-        } else {
+        case .batch:
+            condition.withLock { owed.append(Owed(id: nil, codes: nil, closes: false, batch: .always)) }
+        case .answerOrBatch(let codes):
+            condition.withLock { owed.append(Owed(id: nil, codes: codes, closes: false, batch: .maybe)) }
+        case .silence:
             written.silent += 1
         }
         written.framesSent += 1
@@ -196,7 +205,12 @@ final class HostileConnection: @unchecked Sendable {
     }
 
     private func check(_ line: [UInt8]) {
-        guard let answer = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+        let parsed = try? JSONSerialization.jsonObject(with: Data(line))
+        if let members = parsed as? [Any] {
+            checkBatch(members, line)
+            return
+        }
+        guard let answer = parsed as? [String: Any] else {
             read.fail("\(name): an answer is not a JSON object: \(Self.preview(line))")
             return
         }
@@ -214,6 +228,10 @@ final class HostileConnection: @unchecked Sendable {
         }
         guard let expected else {
             read.fail("\(name): an answer nothing asked for (a notification answered, or one after the close): \(Self.preview(line))")
+            return
+        }
+        guard expected.batch != .always else {
+            read.fail("\(name): one answer where a batch's array was due: \(Self.preview(line))")
             return
         }
         guard answer["jsonrpc"] as? String == "2.0" else {
@@ -248,6 +266,39 @@ final class HostileConnection: @unchecked Sendable {
             if !matches { read.fail("\(name): answer out of order: expected id \(id), got \(Self.preview(line))") }
         } else if expected.id == nil, expected.closes || expected.codes == [-32700], !(answer["id"] is NSNull) {
             read.fail("\(name): a line that could not be read answered with an id: \(Self.preview(line))")
+        }
+    }
+
+    /// A batch's answer: an array of answers, each with "jsonrpc":"2.0", an id and exactly one
+    /// of result and error (with a documented code).
+    private func checkBatch(_ members: [Any], _ line: [UInt8]) {
+        read.answers += 1
+        let expected: Owed? = condition.withLock {
+            defer { condition.broadcast() }
+            guard nextOwed < owed.count else { return nil }
+            nextOwed += 1
+            return owed[nextOwed - 1]
+        }
+        guard let expected, expected.batch != .never else {
+            read.fail("\(name): a batch's array where none was due: \(Self.preview(line))")
+            return
+        }
+        guard !members.isEmpty else {
+            read.fail("\(name): an empty array answered: \(Self.preview(line))")
+            return
+        }
+        for member in members {
+            guard let answer = member as? [String: Any], answer["jsonrpc"] as? String == "2.0", answer.keys.contains("id"),
+                (answer["result"] != nil) != (answer["error"] != nil)
+            else {
+                read.fail("\(name): a batch member is not an answer: \(Self.preview(line))")
+                return
+            }
+            if let error = answer["error"] as? [String: Any] {
+                let code = error["code"] as? Int ?? 0
+                read.errorsByCode[code, default: 0] += 1
+                if !Self.documentedCodes.contains(code) { read.fail("\(name): undocumented error code \(code): \(Self.preview(line))") }
+            }
         }
     }
 

@@ -12,6 +12,11 @@ struct HostileFrame {
         /// One answer. Its id is `id` or null (null when the line could not be read that far);
         /// `codes`, when given, are the only error codes allowed (empty: a result is due).
         case answer(id: CleanID?, codes: Set<Int>?)
+        /// A JSON-RPC batch: one line holding an array of answers, one per member.
+        case batch
+        /// Either of the two: an array nested deep may be a batch of one too-deep member, or a
+        /// line the parser gives up on.
+        case answerOrBatch(codes: Set<Int>)
     }
 
     enum CleanID: Equatable {
@@ -160,7 +165,9 @@ struct HostileFrameGenerator {
             if open.count > 1 { nested.append(contentsOf: Array("1".utf8)) }
             for _ in 0..<depth { nested.append(contentsOf: close) }
             if chance(0.5) {
-                return HostileFrame(bytes: nested, expected: .answer(id: nil, codes: [-32700, -32600]), category: .deepNesting)
+                let expected: HostileFrame.Expected = open.count == 1
+                    ? .answerOrBatch(codes: [-32700, -32600]) : .answer(id: nil, codes: [-32700, -32600])
+                return HostileFrame(bytes: nested, expected: expected, category: .deepNesting)
             }
             let frame = plant(.bytes(nested), in: request(method, id: id))
             return HostileFrame(bytes: frame.encoded, expected: answered, category: .deepNesting)
@@ -169,7 +176,9 @@ struct HostileFrameGenerator {
                 "[]", "[1,2,3]", "\"ping\"", "42", "null", "true", "-0", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
                 "[[]]", "\"\"", "{}", "{\"id\":1}",
             ])
-            return HostileFrame(bytes: Array(text.utf8), expected: .answer(id: nil, codes: [-32600]), category: .notAnObject)
+            // A non-empty array is a batch (answered by an array); an empty one is one error.
+            let expected: HostileFrame.Expected = text.hasPrefix("[") && text != "[]" ? .batch : .answer(id: nil, codes: [-32600])
+            return HostileFrame(bytes: Array(text.utf8), expected: expected, category: .notAnObject)
         default:
             let bytes: [UInt8] = Array(rng.pick(["", " ", "\t", "\r", "  \t \r"]).utf8)
             return HostileFrame(bytes: bytes, expected: .silence, category: .blank)

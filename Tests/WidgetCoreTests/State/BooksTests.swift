@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import WidgetCore
+
+/// The books the state keeps: records per instance, stacks, donations.
+@Suite struct BooksTests {
+    func record(_ id: String, created offset: TimeInterval = 0) -> InstanceRecord {
+        InstanceRecord(instance: WidgetInstance(id: id, kind: "k", family: .systemSmall, configuration: [:], created: t0 + offset))
+    }
+
+    @Test func theInstanceBookKeepsItsCountsAsRecordsChange() {
+        var book = InstanceBook()
+        book.put(record("b", created: 10))
+        var a = record("a", created: 10)
+        a.timeline = StoredTimeline(timeline: DaemonState.timeline([0]), receivedAt: t0)
+        a.visible = true
+        book.put(a)
+        book.put(record("c", created: 5))
+        #expect(book.count == 3)
+        #expect(book.timelines == 1)
+        #expect(book.visible == ["a"])
+        #expect(book.inPlacementOrder.map(\.id) == ["c", "a", "b"])
+        book.update("b") { $0.visible = true }
+        book.update("a") { record in
+            record.timeline = nil
+            record.visible = false
+        }
+        #expect(book.timelines == 0)
+        #expect(book.visible == ["b"])
+        book.update("nobody") { $0.visible = true }
+        #expect(book.visible == ["b"])
+        book.remove("b")
+        #expect(book.visible.isEmpty)
+        #expect(book.count == 2)
+    }
+
+    @Test func theStackBookKnowsWhichStacksHoldAnInstance() {
+        var book = StackBook()
+        book.put(StackState(name: "work", instances: ["a", "b"]))
+        book.put(StackState(name: "home", instances: ["b"]))
+        #expect(book.containing("b") == ["home", "work"])
+        #expect(book.containing("a") == ["work"])
+        #expect(book.isStacked("a"))
+        book.put(StackState(name: "work", instances: ["b", "c"]))
+        #expect(!book.isStacked("a"))
+        #expect(book.containing("c") == ["work"])
+        book.remove("home")
+        #expect(book.containing("b") == ["work"])
+        #expect(book.names == ["work"])
+    }
+
+    @Test func theEarliestRecheckIsKeptWithoutAScan() {
+        var book = StackBook()
+        for name in ["a", "b", "c"] { book.put(StackState(name: name)) }
+        book.setRecheck("a", t0 + 60)
+        book.setRecheck("b", t0 + 30)
+        book.setRecheck("c", t0 + 90)
+        #expect(book.nextRecheck == t0 + 30)
+        #expect(book.due(at: t0 + 60) == ["a", "b"])
+        book.setRecheck("b", nil)
+        #expect(book.nextRecheck == t0 + 60)
+        book.setRecheck("a", t0 + 120)
+        #expect(book.nextRecheck == t0 + 90)
+        book.remove("c")
+        #expect(book.nextRecheck == t0 + 120)
+        book.clearRechecks()
+        #expect(book.nextRecheck == nil)
+        #expect(book.due(at: t0 + 1000).isEmpty)
+    }
+
+    @Test func theDonationLogKeepsTheStoresOrderPerIntentType() {
+        var log = DonationLog()
+        let utc = Calendar(identifier: .gregorian)
+        let late = log.add(Donation(intentType: "A", parameters: [:], date: t0 + 60, id: "late"), calendar: utc)
+        log.add(Donation(intentType: "A", parameters: [:], date: t0, id: "early"), calendar: utc)
+        log.add(Donation(intentType: "B", parameters: [:], date: t0 + 30, id: "b"), calendar: utc)
+        // Of equal dates the one recorded later is newer.
+        log.add(Donation(intentType: "A", parameters: [:], date: t0 + 60, id: "late2"), calendar: utc)
+        #expect(log.entries(ofType: "A").map(\.donation.id) == ["early", "late", "late2"])
+        #expect(log.all.map(\.donation.id) == ["early", "b", "late", "late2"])
+        #expect(log.count == 4)
+        #expect(late.order < log.entries(ofType: "A").last!.order)
+
+        // Retention drops the oldest overall, across types.
+        #expect(log.trim(to: 2).map(\.donation.id) == ["early", "b"])
+        #expect(log.entries(ofType: "B").isEmpty)
+        #expect(log.count == 2)
+        #expect(log.delete { $0.id == "late" }.map(\.donation.id) == ["late"])
+        #expect(log.all.map(\.donation.id) == ["late2"])
+    }
+
+    @Test func aFailureStreakIsReportedOnceThenCounted() {
+        var (streak, verdict) = FailureStreak.after(nil, cause: "exit 3", message: "exited with status 3: down")
+        #expect(verdict == .report(ended: nil))
+        (streak, verdict) = FailureStreak.after(streak, cause: "exit 3", message: "exited with status 3: still down")
+        #expect(verdict == .repeated(times: 1))
+        (streak, verdict) = FailureStreak.after(streak, cause: "exit 3", message: "exited with status 3: down")
+        #expect(verdict == .repeated(times: 2))
+        // A new cause ends the run with its count; a cause seen once has no repeats to sum up.
+        (streak, verdict) = FailureStreak.after(streak, cause: "signal 11", message: "killed by signal 11")
+        #expect(verdict == .report(ended: FailureStreak(cause: "exit 3", message: "exited with status 3: down", repeats: 2)))
+        (_, verdict) = FailureStreak.after(streak, cause: "exit 1", message: "exited with status 1")
+        #expect(verdict == .report(ended: nil))
+    }
+}
+
+/// Plans in flight and what they hold.
+@Suite struct ChangeLedgerTests {
+    func plan(exclusive: [StateKey] = [], shared: [StateKey] = [], instances: Int = 0) -> Plan {
+        var plan = Plan()
+        for key in exclusive { plan.keys.take(key) }
+        for key in shared { plan.keys.share(key) }
+        plan.reservation.instances = instances
+        return plan
+    }
+
+    @Test func exclusiveKeysConflictWithAnyHoldSharedOnlyWithExclusive() {
+        var ledger = ChangeLedger()
+        let swipe = plan(exclusive: [.stack("home")])
+        #expect(!ledger.conflicts(swipe.keys))
+        ledger.hold(swipe)
+        #expect(ledger.conflicts(plan(exclusive: [.stack("home")]).keys))
+        #expect(!ledger.conflicts(plan(exclusive: [.stack("work"), .instance("a")]).keys))
+        let donation = plan(shared: [.donations])
+        ledger.hold(donation)
+        #expect(!ledger.conflicts(plan(shared: [.donations]).keys), "donations side by side")
+        #expect(ledger.conflicts(plan(exclusive: [.donations]).keys), "a deletion waits for them")
+        ledger.release(donation)
+        #expect(!ledger.conflicts(plan(exclusive: [.donations]).keys))
+        ledger.release(swipe)
+        #expect(ledger.isIdle)
+    }
+
+    @Test func reservationsCountWhileInFlight() {
+        var ledger = ChangeLedger()
+        let add = plan(exclusive: [.instance("x")], instances: 1)
+        ledger.hold(add)
+        ledger.hold(plan(exclusive: [.instance("y")], instances: 1))
+        #expect(ledger.reserved.instances == 2)
+        ledger.release(add)
+        #expect(ledger.reserved.instances == 1)
+        #expect(ledger.inFlight == 1)
+    }
+
+    @Test func keysTakenExclusivelyAreNotAlsoShared() {
+        var keys = Keys()
+        keys.share(.instance("a"))
+        keys.take(.instance("a"))
+        keys.share(.instance("a"))
+        #expect(keys.exclusive == [.instance("a")])
+        #expect(keys.shared.isEmpty)
+    }
+}
