@@ -33,7 +33,8 @@ let package = Package(
             ],
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        // End-to-end over the real socket: request throughput and latency, provider launches.
+        // End-to-end over the real socket: requests against Redis (one JSON-RPC/RESP load
+        // generator for both), provider launches; and the report (RESULTS.md).
         .executableTarget(
             name: "widgetd-load",
             dependencies: [

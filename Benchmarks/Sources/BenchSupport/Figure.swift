@@ -15,7 +15,10 @@ import Glibc
 /// - `ratio` is `widgetd / reference` (null without a reference);
 /// - `target` is written like `"≥ 1.0×"` or `"≤ 1.5×"` (on the ratio), or like `"≤ 64 MiB"`
 ///   (on the widgetd value, in the figure's unit); anything else (`"report only"`) is not checked;
-/// - `met` is null for report-only figures.
+/// - `met` is null for report-only figures;
+/// - `pairs`, only in figures measured as alternating pairs of runs (see `Figure+Pairs.swift`),
+///   holds each pair's two values and ratio; `widgetd` and `reference` are then the medians of
+///   the raw values and `ratio` the median of the pairs' ratios.
 public struct Figure: Codable, Sendable, Equatable {
     public var id: String
     public var figure: String
@@ -26,11 +29,42 @@ public struct Figure: Codable, Sendable, Equatable {
     public var target: String
     public var met: Bool?
     public var notes: String
+    public var pairs: [Pair]?
+
+    /// One pair of runs, widgetd's and the reference's, measured one after the other.
+    public struct Pair: Codable, Sendable, Equatable {
+        public var widgetd: Double
+        public var reference: Double
+        public var ratio: Double
+
+        public init(widgetd: Double, reference: Double) {
+            self.widgetd = widgetd
+            self.reference = reference
+            ratio = reference != 0 ? widgetd / reference : .nan
+        }
+
+        private enum CodingKeys: String, CodingKey { case widgetd, reference, ratio }
+
+        /// A value that is not finite becomes `null`, as in the figure itself.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            for (key, value) in [(CodingKeys.widgetd, widgetd), (.reference, reference), (.ratio, ratio)] {
+                if value.isFinite { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            widgetd = try container.decodeIfPresent(Double.self, forKey: .widgetd) ?? .nan
+            reference = try container.decodeIfPresent(Double.self, forKey: .reference) ?? .nan
+            ratio = try container.decodeIfPresent(Double.self, forKey: .ratio) ?? .nan
+        }
+    }
 
     /// Everything given; nothing computed.
     public init(
         id: String, figure: String, widgetd: Double, reference: Double?, unit: String, ratio: Double?, target: String,
-        met: Bool?, notes: String
+        met: Bool?, notes: String, pairs: [Pair]? = nil
     ) {
         self.id = id
         self.figure = figure
@@ -41,6 +75,7 @@ public struct Figure: Codable, Sendable, Equatable {
         self.target = target
         self.met = met
         self.notes = notes
+        self.pairs = pairs
     }
 
     /// Computes `ratio` (widgetd / reference) and `met` (from `target`). Use the target
@@ -116,7 +151,7 @@ public struct Figure: Codable, Sendable, Equatable {
     // MARK: JSON lines
 
     private enum CodingKeys: String, CodingKey {
-        case id, figure, widgetd, reference, unit, ratio, target, met, notes
+        case id, figure, widgetd, reference, unit, ratio, target, met, notes, pairs
     }
 
     /// Writes every key, `null` included, in the documented order; a value that is not finite
@@ -132,6 +167,7 @@ public struct Figure: Codable, Sendable, Equatable {
         try container.encode(target, forKey: .target)
         if let met { try container.encode(met, forKey: .met) } else { try container.encodeNil(forKey: .met) }
         try container.encode(notes, forKey: .notes)
+        try container.encodeIfPresent(pairs, forKey: .pairs)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -145,6 +181,7 @@ public struct Figure: Codable, Sendable, Equatable {
         target = try container.decodeIfPresent(String.self, forKey: .target) ?? "report only"
         met = try container.decodeIfPresent(Bool.self, forKey: .met)
         notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
+        pairs = try container.decodeIfPresent([Pair].self, forKey: .pairs)
     }
 
     /// The figure as one JSON line, without the newline, with the keys in the documented order
@@ -157,11 +194,17 @@ public struct Figure: Codable, Sendable, Equatable {
             if let number = value as? Double, !number.isFinite { return "null" }
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         }
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("id", try text(id)), ("figure", try text(figure)), ("widgetd", try text(widgetd)),
             ("reference", try text(reference)), ("unit", try text(unit)), ("ratio", try text(ratio)),
             ("target", try text(target)), ("met", try text(met)), ("notes", try text(notes)),
         ]
+        if let pairs {
+            let items = try pairs.map {
+                "{\"widgetd\": \(try text($0.widgetd)), \"reference\": \(try text($0.reference)), \"ratio\": \(try text($0.ratio))}"
+            }
+            fields.append(("pairs", "[" + items.joined(separator: ", ") + "]"))
+        }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 

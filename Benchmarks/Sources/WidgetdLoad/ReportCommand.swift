@@ -46,6 +46,10 @@ struct ReportCommand: ParsableCommand {
         text += "- swift: \(machine.swiftVersion)\n\n"
         text += "Ratios are widgetd / reference; a target such as `≥ 1.0×` or `≤ 1.5×` applies to the ratio.\n\n"
 
+        if let requests = RequestTargetsTable.markdown(latest) {
+            text += requests
+            text += "## All figures\n\n"
+        }
         text += "| figure | widgetd | reference | ratio | target | met? |\n"
         text += "|---|---:|---:|---:|---|:---:|\n"
         for figure in rows {
@@ -79,16 +83,17 @@ struct ReportCommand: ParsableCommand {
             text += "- **\(figure.figure)** (`\(figure.id)`): \(figure.notes.isEmpty ? "—" : figure.notes)\n"
         }
 
-        text += "\n## Findings\n\n"
         if let findings {
             do {
                 let body = try String(contentsOfFile: findings, encoding: .utf8)
+                // FINDINGS.md brings its own heading.
+                text += body.hasPrefix("## Findings") ? "\n" : "\n## Findings\n\n"
                 text += body.hasSuffix("\n") ? body : body + "\n"
             } catch {
                 throw ValidationError("--findings \(findings): \(error.localizedDescription)")
             }
         } else {
-            text += "_To be written._\n"
+            text += "\n## Findings\n\n_To be written._\n"
         }
 
         let folder = (output as NSString).deletingLastPathComponent

@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// End-to-end figures over the real control socket, each against a reference measured in the
-/// same run: request throughput and latency against Redis, provider launch overhead against
-/// spawning the same provider by hand. `report` turns a figures file into RESULTS.md.
+/// same run: requests (CPU per request, throughput, p99) against Redis, provider launch
+/// overhead against spawning the same provider by hand. `report` turns a figures file into
+/// RESULTS.md.
 @main
 struct WidgetdLoad: ParsableCommand {
     static let configuration = CommandConfiguration(

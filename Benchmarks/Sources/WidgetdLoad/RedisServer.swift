@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A private `redis-server` on a unix socket in the work dir (no TCP port), the reference
-/// for the request workloads.
+/// for the request workloads. It runs with its defaults otherwise (one I/O thread, hz 10).
 final class RedisServer {
     let pid: pid_t
     let socketPath: String
@@ -15,9 +15,9 @@ final class RedisServer {
     enum Persistence {
         /// `--save '' --appendonly no`: memory only.
         case none
-        /// `--appendonly yes --appendfsync always --save ''`: every write fsync'd before the
-        /// reply (Redis group-commits: one fsync per event-loop iteration covers every write
-        /// of that iteration).
+        /// `--appendonly yes --appendfsync always --save ''`, no automatic rewrite: every
+        /// write fsync'd before the reply (Redis group-commits: one fsync per event-loop
+        /// iteration covers every write of that iteration).
         case appendFsyncAlways
     }
 
@@ -30,7 +30,10 @@ final class RedisServer {
                          "--dir", dir, "--daemonize", "no", "--logfile", dir + "/redis.log", "--save", ""]
         switch persistence {
         case .none: arguments += ["--appendonly", "no"]
-        case .appendFsyncAlways: arguments += ["--appendonly", "yes", "--appendfsync", "always"]
+        case .appendFsyncAlways:
+            // No automatic rewrite of the append-only file: it runs in a forked child, whose
+            // CPU time the measurement (of the server process) would not see.
+            arguments += ["--appendonly", "yes", "--appendfsync", "always", "--auto-aof-rewrite-percentage", "0"]
         }
         let devNull = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer { close(devNull) }
@@ -85,53 +88,5 @@ final class RedisServer {
             kill(pid, SIGKILL)
             _ = LoadProcess.wait(pid, timeout: nil)
         }
-    }
-}
-
-/// One `redis-benchmark` run and what its `--csv` line says.
-struct RedisBenchmarkResult {
-    var command: [String]
-    var requestsPerSecond: Double
-    var p50: Double?
-    var p99: Double?
-    var raw: String
-}
-
-enum RedisBenchmark {
-    /// `redis-benchmark -s SOCKET -c C -n N -r KEYSPACE -t zadd --csv`. `-r` matters: without
-    /// it every ZADD writes the same member with the same score, which Redis treats as no
-    /// change, so nothing reaches the append-only file and `appendfsync always` never fsyncs.
-    static func zadd(binary: String, socketPath: String, connections: Int, requests: Int) throws -> RedisBenchmarkResult {
-        let command = [binary, "-s", socketPath, "-c", "\(connections)", "-n", "\(requests)", "-r", "100000000",
-                       "-t", "zadd", "--csv"]
-        let run = try LoadProcess.run(command, timeout: 3600)
-        guard run.termination == .exited(0) else {
-            throw LoadError("\(command.joined(separator: " ")): \(run.termination)\n\(run.stderr)")
-        }
-        // Redis 7: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
-        let lines = run.stdout.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init)
-        func fields(_ line: String) -> [String] {
-            line.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            }
-        }
-        guard let headerLine = lines.first(where: { $0.contains("\"test\"") || $0.hasPrefix("test,") }),
-              let dataLine = lines.first(where: { $0.uppercased().contains("ZADD") })
-        else {
-            // Older redis-benchmark (6.x) prints only "ZADD","rps" without a header.
-            if let line = lines.first(where: { $0.uppercased().contains("ZADD") }), fields(line).count >= 2,
-               let rps = Double(fields(line)[1]) {
-                return RedisBenchmarkResult(command: command, requestsPerSecond: rps, p50: nil, p99: nil, raw: run.stdout)
-            }
-            throw LoadError("cannot read redis-benchmark's CSV:\n\(run.stdout)")
-        }
-        let header = fields(headerLine)
-        let values = fields(dataLine)
-        func value(_ name: String) -> Double? {
-            header.firstIndex(of: name).flatMap { $0 < values.count ? Double(values[$0]) : nil }
-        }
-        guard let rps = value("rps") else { throw LoadError("no rps column in redis-benchmark's CSV:\n\(run.stdout)") }
-        return RedisBenchmarkResult(
-            command: command, requestsPerSecond: rps, p50: value("p50_latency_ms"), p99: value("p99_latency_ms"), raw: run.stdout)
     }
 }
