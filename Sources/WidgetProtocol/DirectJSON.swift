@@ -1,4 +1,5 @@
 import Foundation
+import WidgetCore
 
 /// A result that writes its own JSON, byte for byte what `WidgetJSON.encoder` writes
 /// (sorted keys, slashes unescaped), without Foundation's `JSONEncoder`.
