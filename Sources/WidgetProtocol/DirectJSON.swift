@@ -12,57 +12,6 @@ public protocol DirectJSONEncodable: Encodable {
     func writeJSON(to out: inout JSONText)
 }
 
-/// JSON text being written, as UTF-8 bytes.
-public struct JSONText {
-    public private(set) var bytes: [UInt8] = []
-
-    public init(capacity: Int = 128) {
-        bytes.reserveCapacity(capacity)
-    }
-
-    /// Text that is already JSON (punctuation, keys known to need no escaping).
-    public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped as JSONEncoder does.
-    public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw(#"\""#)
-            case UInt8(ascii: "\\"): raw(#"\\"#)
-            case 0x08: raw(#"\b"#)
-            case 0x09: raw(#"\t"#)
-            case 0x0A: raw(#"\n"#)
-            case 0x0C: raw(#"\f"#)
-            case 0x0D: raw(#"\r"#)
-            case 0..<0x20:
-                raw(#"\u00"#)
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    public mutating func strings(_ texts: [String]) {
-        bytes.append(UInt8(ascii: "["))
-        for (index, text) in texts.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(text)
-        }
-        bytes.append(UInt8(ascii: "]"))
-    }
-
-    public mutating func integer(_ value: Int64) {
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
-}
-
 extension RPCSuccess where Result: DirectJSONEncodable {
     /// The answer line (without its newline), as `WidgetJSON.encoder` would write it.
     public func directJSON() -> Data {
@@ -93,17 +42,6 @@ extension DonateResult: DirectJSONEncodable {
         out.raw(#"{"matched":"#)
         out.strings(matched)
         out.raw("}")
-    }
-}
-
-extension JSONText {
-    public mutating func bool(_ value: Bool) {
-        raw(value ? "true" : "false")
-    }
-
-    /// A date as `WidgetJSON.encoder` writes it: an ISO 8601 string.
-    public mutating func date(_ date: Date) {
-        string(ISO8601.string(from: date))
     }
 }
 

@@ -62,3 +62,22 @@ import WidgetProtocol
         try check(StackInfo(StackState(name: "")))
     }
 }
+
+/// Donations are stored as JSON written without JSONEncoder; they must read back the same.
+@Suite struct DonationJSONTests {
+    @Test func donationsReadBackAsTheyWere() throws {
+        let parameters: [String: JSONValue] = [
+            "city": .string("Zürich \"x\" \\ /"), "n": .integer(-5), "x": .number(0.1), "big": .number(1e300),
+            "small": .number(1e-7), "list": .array([.null, .bool(true), .object(["b": .integer(1), "a": .array([])])]),
+            "": .string(DirectJSONTests.awkward[3]),
+        ]
+        let donations = [
+            Donation(intentType: "ShowStock", parameters: [:], date: Date(timeIntervalSince1970: 1_767_600_000)),
+            Donation(intentType: "Weird \u{1}", parameters: parameters, date: Date(timeIntervalSince1970: 1_767_600_000.125), id: "d\n1", group: "g"),
+        ]
+        for donation in donations {
+            let decoded = try WidgetJSON.decoder.decode(Donation.self, from: Data(donation.json.utf8))
+            #expect(decoded == donation)
+        }
+    }
+}

@@ -29,3 +29,27 @@ public struct Donation: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension Donation {
+    /// The donation as JSON, as `WidgetJSON.decoder` reads it back, written without
+    /// `JSONEncoder` (every donation is stored, and the encoder was most of its cost).
+    public var json: String {
+        var out = JSONText(capacity: 128)
+        out.raw(#"{"date":"#)
+        out.date(date)
+        if let group {
+            out.raw(#","group":"#)
+            out.string(group)
+        }
+        if let id {
+            out.raw(#","id":"#)
+            out.string(id)
+        }
+        out.raw(#","intentType":"#)
+        out.string(intentType)
+        out.raw(#","parameters":"#)
+        out.value(.object(parameters))
+        out.raw("}")
+        return out.text
+    }
+}

@@ -109,15 +109,7 @@ extension DaemonState {
 
     /// Instances whose configuration `donation` matches (semantics.md, Donations 2), by id.
     func instances(matching donation: Donation) -> [InstanceID] {
-        var ids: [InstanceID] = []
-        for descriptor in descriptors.values where descriptor.intent?.type == donation.intentType {
-            guard let schema = descriptor.intent else { continue }
-            for id in scheduler.instances(ofKind: descriptor.kind) {
-                guard let record = instances[id], donation.matches(schema, configuration: record.instance.configuration) else { continue }
-                ids.append(id)
-            }
-        }
-        return ids.sorted()
+        matchIndex.matching(donation).sorted()
     }
 
     /// The donations an instance's configuration matches, oldest first.

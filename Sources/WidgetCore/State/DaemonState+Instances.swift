@@ -36,6 +36,7 @@ extension DaemonState {
         let providerKey = providerKey(for: kind)
         plan.effect { state in
             state.instances.put(added)
+            state.matchIndex.insert(added.instance, schema: state.descriptors[kind]?.intent)
             state.scheduler.add(id, kind: kind, providerKey: providerKey)
             if added.request != nil { state.scheduler.request(id, reason: .initial, at: now) }
         }
@@ -71,7 +72,9 @@ extension DaemonState {
         plan.store.append(.deleteInstance(id))
         plan.keys.take(.instance(id))
         plan.effect { state in
-            state.instances.remove(id)
+            if let removed = state.instances.remove(id) {
+                state.matchIndex.remove(removed.instance, schema: state.descriptors[removed.kind]?.intent)
+            }
             state.scheduler.remove(id)
         }
         plan.note(.info, "instance removed", ["instance": id])
@@ -124,6 +127,13 @@ extension DaemonState {
         let stacked = stacks.isStacked(id)
         let matched = stacked ? matches(for: record) : []
         plan.effect { state in
+            if let before = state.instances[id]?.instance {
+                let schema = state.descriptors[before.kind]?.intent
+                state.matchIndex.remove(before, schema: schema)
+                var after = before
+                after.configuration = configuration
+                state.matchIndex.insert(after, schema: schema)
+            }
             state.instances.update(id) { record in
                 record.instance.configuration = configuration
                 record.replaced = change

@@ -36,6 +36,7 @@ extension DaemonState {
             instances.put(record)
         }
         var (background, notes) = normalizeConfigurations()
+        rebuildMatchIndex()
         for donation in persisted.donations { donations.add(donation, calendar: calendar) }
         for var stack in persisted.stacks {
             // A member whose instance is gone (removed before the stack was rewritten) goes.
@@ -59,6 +60,7 @@ extension DaemonState {
     ) -> (background: [StoreChange], notes: [Note]) {
         descriptors = newDescriptors
         var (background, notes) = normalizeConfigurations()
+        rebuildMatchIndex()
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow

@@ -22,6 +22,8 @@ public struct DaemonState: Sendable {
     public internal(set) var counters = Counters()
     /// Stacks to evaluate before the step that touched them ends.
     public internal(set) var dirtyStacks: Set<String> = []
+    /// Instances by what donations must match, kept as configurations and descriptors change.
+    var matchIndex = MatchIndex()
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
 
@@ -100,6 +102,14 @@ public struct DaemonState: Sendable {
             return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
         }
         return date
+    }
+
+    /// Indexes every instance again for donation matching (descriptors or configurations changed).
+    mutating func rebuildMatchIndex() {
+        matchIndex = MatchIndex()
+        for record in instances.records.values {
+            matchIndex.insert(record.instance, schema: descriptors[record.kind]?.intent)
+        }
     }
 
     mutating func nextRequestSequence() -> Int64 {

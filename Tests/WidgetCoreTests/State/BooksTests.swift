@@ -151,3 +151,40 @@ import Testing
         #expect(keys.shared.isEmpty)
     }
 }
+
+/// The match index answers what `Donation.matches` answers for every instance, without a scan.
+@Suite struct MatchIndexTests {
+    @Test func theIndexAgreesWithMatchingOneByOne() {
+        var random = SplitMix64(seed: 12)
+        let values: [JSONValue] = [.string("Oslo"), .string("Rome"), .integer(1), .bool(true)]
+        let schemas = [
+            IntentSchema(type: "A", parameters: [], supportedCombinations: [["city"], ["city", "n"]]),
+            IntentSchema(type: "A", parameters: [], supportedCombinations: [["n"]]),
+            IntentSchema(type: "B", parameters: [], supportedCombinations: [[], ["city"]]),
+        ]
+        var index = MatchIndex()
+        var placed: [(WidgetInstance, IntentSchema)] = []
+        for number in 0..<300 {
+            var configuration: [String: JSONValue] = [:]
+            for name in ["city", "n"] where Bool.random(using: &random) {
+                configuration[name] = values.randomElement(using: &random)!
+            }
+            let instance = WidgetInstance(id: "i\(number)", kind: "k", family: .systemSmall, configuration: configuration, created: t0)
+            let schema = schemas.randomElement(using: &random)!
+            index.insert(instance, schema: schema)
+            placed.append((instance, schema))
+        }
+        // Some leave again.
+        for (instance, schema) in placed.prefix(40) { index.remove(instance, schema: schema) }
+        let kept = placed.dropFirst(40)
+        for _ in 0..<200 {
+            var parameters: [String: JSONValue] = [:]
+            for name in ["city", "n", "other"] where Bool.random(using: &random) {
+                parameters[name] = values.randomElement(using: &random)!
+            }
+            let donation = Donation(intentType: ["A", "B", "C"].randomElement(using: &random)!, parameters: parameters, date: t0)
+            let expected = Set(kept.filter { donation.matches($0.1, configuration: $0.0.configuration) }.map(\.0.id))
+            #expect(index.matching(donation) == expected)
+        }
+    }
+}
