@@ -61,3 +61,22 @@ struct LocalTimeTests {
         #expect(ranked.map(\.donations) == [[]])
     }
 }
+
+/// A local day read once gives the same local time as the calendar, across DST changes.
+@Suite struct LocalDayTests {
+    @Test(arguments: ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu"])
+    func theDayReadOnceAgreesWithTheCalendar(zone: String) throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: zone))
+        var random = SplitMix64(seed: 3)
+        for _ in 0..<500 {
+            let date = t0.addingTimeInterval(Double(random.next() % (400 * 86400)))
+            let day = try #require(LocalDay(date, calendar: calendar))
+            #expect(day.contains(date, zone: calendar.timeZone))
+            #expect(LocalTime(date, day: day) == LocalTime(date, calendar: calendar))
+            // Another instant of the same local day, from the same day.
+            let other = day.start.addingTimeInterval(Double(random.next() % UInt64(day.end.timeIntervalSince(day.start))))
+            #expect(LocalTime(other, day: day) == LocalTime(other, calendar: calendar))
+        }
+    }
+}

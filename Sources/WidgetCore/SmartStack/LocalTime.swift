@@ -16,6 +16,35 @@ public struct LocalTime: Sendable, Hashable {
         secondsOfDay = date.timeIntervalSince(calendar.startOfDay(for: date))
         weekend = calendar.isDateInWeekend(date)
     }
+
+    /// The same, from the local day that holds `date`, read already.
+    public init(_ date: Date, day: LocalDay) {
+        self.date = date
+        secondsOfDay = date.timeIntervalSince(day.start)
+        weekend = day.weekend
+    }
+}
+
+/// One local day as a calendar reads it: when it starts and ends (23 or 25 hours apart on a
+/// daylight-saving change), and whether it is a weekend. Donations come in dated today, so
+/// the day read for the last one serves the next, without asking the calendar again.
+public struct LocalDay: Sendable, Hashable {
+    public var start: Date
+    public var end: Date
+    public var weekend: Bool
+    public var zone: TimeZone
+
+    public init?(_ date: Date, calendar: Calendar) {
+        guard let interval = calendar.dateInterval(of: .day, for: date) else { return nil }
+        start = interval.start
+        end = interval.end
+        weekend = calendar.isDateInWeekend(date)
+        zone = calendar.timeZone
+    }
+
+    public func contains(_ date: Date, zone: TimeZone) -> Bool {
+        self.zone == zone && start <= date && date < end
+    }
 }
 
 /// A donation with its local time read once in the daemon's time zone.
@@ -29,6 +58,12 @@ public struct LocalDonation: Sendable, Hashable {
     public init(_ donation: Donation, calendar: Calendar, order: UInt64 = 0) {
         self.donation = donation
         time = LocalTime(donation.date, calendar: calendar)
+        self.order = order
+    }
+
+    public init(_ donation: Donation, time: LocalTime, order: UInt64 = 0) {
+        self.donation = donation
+        self.time = time
         self.order = order
     }
 }

@@ -3,12 +3,12 @@ import Foundation
 extension DaemonState {
     /// Records a donation; beyond max-donations the oldest go in the same change. Answers the
     /// instances whose configuration it matches, and evaluates the stacks that hold them.
-    public func planDonate(
+    public mutating func planDonate(
         _ donation: Donation, at now: Date, reserved: LimitReservations
     ) throws(StateError) -> (plan: Plan, matched: [InstanceID]) {
         guard !donation.intentType.isEmpty else { throw .invalidParams("params.intentType: required non-empty string") }
         // Numbered after every donation so far; the log numbers it again when it is recorded.
-        let local = LocalDonation(donation, calendar: calendar, order: .max)
+        let local = LocalDonation(donation, time: localTime(donation.date), order: .max)
         let limit = settings.limits.maxDonations
         var plan = Plan()
         plan.store.append(.putDonation(donation))

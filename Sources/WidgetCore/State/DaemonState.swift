@@ -24,6 +24,8 @@ public struct DaemonState: Sendable {
     public internal(set) var dirtyStacks: Set<String> = []
     /// Instances by what donations must match, kept as configurations and descriptors change.
     var matchIndex = MatchIndex()
+    /// The local day of the last donation read (see `localTime`).
+    var lastDay: LocalDay?
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
 
@@ -102,6 +104,14 @@ public struct DaemonState: Sendable {
             return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
         }
         return date
+    }
+
+    /// `date` in local time, reading the calendar only for a day not read last time.
+    mutating func localTime(_ date: Date) -> LocalTime {
+        if let day = lastDay, day.contains(date, zone: calendar.timeZone) { return LocalTime(date, day: day) }
+        guard let day = LocalDay(date, calendar: calendar) else { return LocalTime(date, calendar: calendar) }
+        lastDay = day
+        return LocalTime(date, day: day)
     }
 
     /// Indexes every instance again for donation matching (descriptors or configurations changed).

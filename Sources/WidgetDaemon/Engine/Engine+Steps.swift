@@ -32,8 +32,14 @@ extension Engine {
         let ticket = flight.lastTicket
         flight.storing[ticket] = (plan, attempt)
         let loop = self.loop
+        let inbox = self.inbox
         store.submit(plan.store) { [self] result in
-            loop.execute { self.assumeIsolated { $0.stored(ticket, result) } }
+            guard inbox.put(ticket, result) else { return }
+            loop.execute {
+                self.assumeIsolated { engine in
+                    for (ticket, result) in inbox.take() { engine.stored(ticket, result) }
+                }
+            }
         }
     }
 

@@ -23,6 +23,8 @@ public actor Engine {
     public nonisolated let connections: ConnectionGate
     /// STATUS= for systemd, paced and sent off the loop.
     public nonisolated let statusReporter: StatusReporter
+    /// Commit outcomes on their way to the loop.
+    nonisolated let inbox = StoreInbox()
     /// The daemon's own uid: its callers, like root's, need no access decision.
     public nonisolated let daemonUID: UInt32
 

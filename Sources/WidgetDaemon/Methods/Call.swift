@@ -45,9 +45,16 @@ enum Answers {
     static func success<R: Encodable>(_ id: RPCID?, _ result: R) -> ByteBuffer {
         // The hot answers write their own JSON, byte for byte what JSONEncoder would.
         if let direct = result as? any DirectJSONEncodable {
-            return ByteBuffer(bytes: direct.successLine(id: id))
+            return line(direct.successLine(id: id))
         }
         return encode(RPCSuccess(id: id, result: result))
+    }
+
+    /// A buffer holding `bytes` with room for the newline the connection adds.
+    static func line<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: bytes.count + 1)
+        buffer.writeBytes(bytes)
+        return buffer
     }
 
     static func failure(_ id: RPCID?, _ error: RPCError) -> ByteBuffer {
@@ -55,7 +62,7 @@ enum Answers {
     }
 
     static func encode<T: Encodable>(_ value: T) -> ByteBuffer {
-        if let data = try? WidgetJSON.encoder.encode(value) { return ByteBuffer(bytes: data) }
+        if let data = try? WidgetJSON.encoder.encode(value) { return line(data) }
         return ByteBuffer(string: #"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: answer not encodable"}}"#)
     }
 }

@@ -9,7 +9,7 @@ import WidgetProtocol
 /// few the connection stops reading until they are answered. After `subscribe`, events are
 /// written between answers.
 final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = Frame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// Lines held for a peer that pipelines before reading stops.
@@ -18,6 +18,7 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let engine: Engine
     private let caller: PeerCredentials
     private var context: ChannelHandlerContext?
+    private var lines = LineSplitter(limit: ControlServer.maxLineBytes)
     private var waiting = CircularBuffer<Frame>()
     private var busy = false
     private var readingPaused = false
@@ -31,7 +32,6 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var subscriber: Subscriber?
     private var heldEvents = CircularBuffer<ByteBuffer>()
     private var reply: (@Sendable (ByteBuffer?) -> Void)?
-    private static let newline: ByteBuffer = ByteBuffer(string: "\n")
 
     init(engine: Engine, caller: PeerCredentials) {
         self.engine = engine
@@ -59,7 +59,7 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        waiting.append(unwrapInboundIn(data))
+        lines.split(unwrapInboundIn(data), into: &waiting)
         if waiting.count >= Self.readAhead, !readingPaused {
             readingPaused = true
             context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
@@ -76,7 +76,9 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
         // before the connection closes.
         if let event = event as? ChannelEvent, event == .inputClosed {
             inputClosed = true
-            closeIfDone()
+            lines.finish(into: &waiting)
+            next()
+            flushIfNeeded()
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -160,10 +162,12 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     // MARK: Writing
 
+    /// Writes a line and its newline, in one buffer (one iovec).
     private func write(_ line: ByteBuffer) {
         guard !closed, let context else { return }
+        var line = line
+        line.writeInteger(UInt8(ascii: "\n"))
         context.write(wrapOutboundOut(line), promise: nil)
-        context.write(wrapOutboundOut(Self.newline), promise: nil)
         needsFlush = true
     }
 

@@ -63,7 +63,6 @@ public final class ControlServer: Service {
                 return PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }
                     .flatMapThrowing { caller in
                         let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(limit: maxLineBytes)))
                         try pipeline.addHandler(ControlHandler(engine: engine, caller: caller))
                     }
             }
