@@ -149,6 +149,7 @@ extension DaemonState {
         }
         plan.store.append(.pruneReloads(before: receivedAt.addingTimeInterval(-ReloadBudget.window)))
         if !dropped.isEmpty {
+            let dropped = dropped
             plan.note(
                 .debug, "provider answer dropped: the instance was pushed to or configured after the launch began",
                 ["kind": kind, "instances": dropped.joined(separator: ",")])
@@ -159,7 +160,8 @@ extension DaemonState {
         }
         if !reloaded.isEmpty {
             plan.events.append(.reload(kind: kind, instances: reloaded, date: receivedAt))
-            plan.note(.info, "timelines reloaded", ["kind": kind, "instances": reloaded.joined(separator: ",")])
+            let ids = reloaded.joined(separator: ",")
+            plan.note(.info, "timelines reloaded", ["kind": kind, "instances": ids])
         }
         var evaluated = Set<String>()
         for id in reloaded { evaluated.formUnion(stacks.containing(id)) }

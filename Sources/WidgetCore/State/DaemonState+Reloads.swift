@@ -50,9 +50,8 @@ extension DaemonState {
             }
         }
         // Logged when it changed the schedule; one merged into a waiting request is only traced.
-        plan.note(
-            kept.isEmpty ? .debug : .info, "reload requested",
-            ["instances": "\(ids.count)", "new": "\(kept.count)", "reason": reason.rawValue])
+        let (asked, new) = (ids.count, kept.count)
+        plan.note(new == 0 ? .debug : .info, "reload requested", ["instances": "\(asked)", "new": "\(new)", "reason": reason.rawValue])
         return plan
     }
 }

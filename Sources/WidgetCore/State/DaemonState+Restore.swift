@@ -45,9 +45,8 @@ extension DaemonState {
             dirtyStacks.insert(stack.name)
         }
         background += retention()
-        notes.append(Note(
-            level: .info, message: "state restored",
-            metadata: ["instances": "\(instances.count)", "timelines": "\(instances.timelines)"]))
+        let (count, timelines) = (instances.count, instances.timelines)
+        notes.append(Note(level: .info, message: "state restored", metadata: ["instances": "\(count)", "timelines": "\(timelines)"]))
         notes += overLimitNotes()
         return (background, notes)
     }

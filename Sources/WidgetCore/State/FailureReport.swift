@@ -44,7 +44,7 @@ public struct FailureReport: Sendable {
 
     /// The lines, in the order above.
     public func notes(kind: String) -> [Note] {
-        func ids(_ list: [InstanceID]) -> String { list.joined(separator: ",") }
+        @Sendable func ids(_ list: [InstanceID]) -> String { list.joined(separator: ",") }
         var notes: [Note] = []
         for (group, list) in ended.sorted(by: { $0.key < $1.key }) {
             notes.append(Note(

@@ -28,26 +28,32 @@ public struct Plan: Sendable {
         effects.append(change)
     }
 
-    mutating func note(_ level: Note.Level, _ message: String, _ metadata: [String: String] = [:]) {
-        notes.append(Note(level: level, message: message, metadata: metadata))
+    mutating func note(_ level: Note.Level, _ message: String, _ metadata: @autoclosure @escaping @Sendable () -> [String: String] = [:]) {
+        notes.append(Note(level: level, message: message, metadata: metadata()))
     }
 }
 
-/// One line for the journal: its level, message and structured fields.
-public struct Note: Sendable, Hashable {
-    public enum Level: Sendable, Hashable {
+/// One line for the journal: its level, message and structured fields. The fields are
+/// worked out only if the line is logged: a debug line on every request must cost nothing
+/// when debug is off.
+public struct Note: Sendable {
+    public enum Level: Int, Sendable, Hashable, Comparable {
         case debug, info, notice, warning, error
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     public var level: Level
     public var message: String
-    public var metadata: [String: String]
+    private let fields: @Sendable () -> [String: String]
 
-    public init(level: Level, message: String, metadata: [String: String] = [:]) {
+    public init(level: Level, message: String, metadata: @autoclosure @escaping @Sendable () -> [String: String] = [:]) {
         self.level = level
         self.message = message
-        self.metadata = metadata
+        fields = metadata
     }
+
+    public var metadata: [String: String] { fields() }
 }
 
 /// What happened, for subscribers.

@@ -140,7 +140,7 @@ extension Engine {
     }
 
     func log(_ notes: [Note]) {
-        for note in notes {
+        for note in notes where note.level.logLevel >= logger.logLevel {
             var metadata = Logger.Metadata()
             for (key, value) in note.metadata { metadata[key] = "\(value)" }
             logger.log(level: note.level.logLevel, "\(note.message)", metadata: metadata)
