@@ -2,18 +2,22 @@
 /// arrays and loops, no heaps, no code shared with the daemon. It predicts, after every
 /// operation, each instance's current entry, its pending reload, its budget and each
 /// stack's top.
+///
+/// The requests are here; the clock's launches are in `WidgetModel+Launches.swift` and the
+/// stacks' evaluations in `WidgetModel+Stacks.swift`, which change `instances`, `stacks` and
+/// `notes` (hence their setters are not private).
 struct WidgetModel: Sendable {
     private(set) var now: Seconds
     /// In the order of their adds.
-    private(set) var instances: [ModelInstance] = []
-    private(set) var stacks: [ModelStack] = []
+    var instances: [ModelInstance] = []
+    var stacks: [ModelStack] = []
     /// Oldest first (of equal dates, in the order donated).
     private(set) var donations: [ModelDonation] = []
     /// Each instance's matching donations: they change only with donations and configurations.
-    private var matched: [String: [ModelDonation]] = [:]
+    private(set) var matched: [String: [ModelDonation]] = [:]
     private var added = 0
     /// What the current step saw, for telling known causes of a disagreement.
-    private(set) var notes = ModelStepNotes()
+    var notes = ModelStepNotes()
 
     init(start: Seconds) { now = start }
 
@@ -153,116 +157,5 @@ struct WidgetModel: Sendable {
     private mutating func change(_ stack: String, _ body: (inout ModelStack) -> Void) {
         guard let index = stacks.firstIndex(where: { $0.name == stack }) else { return }
         body(&stacks[index])
-    }
-
-    /// Launches every provider with a reload due now. One launch per provider takes every
-    /// instance of it wanted within the coalescing window that the budget lets run now; budgeted
-    /// reloads are charged now. Each answer is the provider's timeline at `now`.
-    private mutating func launchDue() {
-        let now = self.now
-        let dueProviders = Set(instances.filter { ($0.pending?.due ?? .max) <= now }.compactMap(\.kind.providerKey))
-        noteRacyStacks(launching: dueProviders)
-        for key in dueProviders.sorted() {
-            let members = instances.indices.filter { index in
-                let instance = instances[index]
-                guard instance.kind.providerKey == key, let pending = instance.pending else { return false }
-                return pending.wanted <= now + ModelWidgets.coalescingWindow && instance.due(pending.reason, wanted: now) <= now
-            }
-            for index in members {
-                let reason = instances[index].pending!.reason
-                instances[index].request = nil
-                instances[index].policyDue = nil
-                if !reason.isExempt { instances[index].budgeted.append(now) }
-                let answer = ModelWidgets.answer(instances[index].kind, instances[index].config, now: now)
-                instances[index].install(answer, at: now, fromProvider: true)
-            }
-        }
-    }
-
-    /// The daemon launches one provider process per kind, family and configuration, and
-    /// applies each answer as it lands. A stack is evaluated as soon as it has a reason to be,
-    /// so one whose members are launched now may be evaluated before all of them have landed:
-    /// when they are in different launches, or when something else changed the stack now.
-    private mutating func noteRacyStacks(launching providers: Set<String>) {
-        guard !providers.isEmpty else { return }
-        let launched = instances.filter { instance in
-            guard let key = instance.kind.providerKey, providers.contains(key), let pending = instance.pending else { return false }
-            return pending.wanted <= now + ModelWidgets.coalescingWindow && instance.due(pending.reason, wanted: now) <= now
-        }
-        for stack in stacks {
-            let members = launched.filter { stack.instances.contains($0.id) }
-            guard !members.isEmpty else { continue }
-            let launches = Set(members.map { "\($0.kind.rawValue) \($0.family) \($0.config)" })
-            if launches.count > 1 || changes(of: stack, at: now).contains(now) { notes.racyStacks.insert(stack.name) }
-        }
-    }
-
-    /// Every stack decides its top now. Deciding where nothing changed decides nothing, so
-    /// the model may evaluate more often than the daemon without disagreeing with it.
-    private mutating func evaluateStacks() {
-        for index in stacks.indices {
-            let candidates = candidates(of: stacks[index])
-            // A score that left the window this second and, by leaving, changed a member's rank.
-            let exits = stacks[index].instances.contains { id in
-                guard let relevance = instance(id: id)?.relevance,
-                    relevance.all.contains(where: { $0.date + ModelWidgets.relevanceWindow + 1 == now })
-                else { return false }
-                return relevance.relative(at: now, window: ModelWidgets.relevanceWindow)
-                    != relevance.relative(at: now, window: ModelWidgets.relevanceWindow + 1)
-            }
-            if exits { notes.windowExitStacks.insert(stacks[index].name) }
-            let top = stacks[index].top
-            if stacks[index].evaluate(candidates, at: now) {
-                notes.rotations.append((now, stacks[index].name, stacks[index].top ?? "-"))
-            }
-            notes.evaluations.append(.init(
-                date: now, stack: stacks[index].name, ranks: Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0.rank) })))
-            if notes.tracing {
-                let names = Dictionary(uniqueKeysWithValues: instances.map { ($0.id, $0.name) })
-                let name = { (id: String?) in id.flatMap { names[$0] } ?? "-" }
-                let ranks = candidates.map { "\(name($0.id))=\($0.eligible ? String(format: "%.3f", $0.rank) : "x")" }
-                notes.trace.append("\(ModelTime.iso(now)) \(stacks[index].name) \(name(top)) -> \(name(stacks[index].top)) \(ranks.joined(separator: " "))")
-            }
-        }
-    }
-
-    /// The stack's instances ranked now, in stack order: rank = relevance weight × relative
-    /// relevance + affinity weight × donation affinity; a score <= 0 in force is ineligible.
-    func candidates(of stack: ModelStack) -> [ModelStack.Candidate] {
-        stack.instances.compactMap { id -> ModelStack.Candidate? in
-            guard let instance = instance(id: id) else { return nil }
-            let score = instance.relevance.inForce(at: now)?.score
-            let eligible = (score ?? 1) > 0
-            let relative = instance.relevance.relative(at: now, window: ModelWidgets.relevanceWindow)
-            let donations = matched[id] ?? []
-            let affinity = donations.isEmpty ? 0 : ModelAffinity.value(donations, at: now)
-            let rank = eligible ? ModelWidgets.relevanceWeight * relative + ModelWidgets.affinityWeight * affinity : 0
-            return ModelStack.Candidate(id: id, eligible: eligible, rank: rank)
-        }
-    }
-
-    /// The next instant after `now` at which anything may happen: a reload coming due, an
-    /// entry, a score starting, lapsing or leaving the window, an affinity slot, or a dwell,
-    /// hold or hourly cap ending.
-    private func nextInstant() -> Seconds? {
-        var times = instances.compactMap { $0.pending?.due }.filter { $0 > now }
-        for stack in stacks { times += changes(of: stack, at: now + 1) }
-        return times.min()
-    }
-
-    /// When the stack's decision may change by itself, at or after `start`: an entry of a
-    /// member, a score starting, lapsing or leaving the window, an affinity slot of a member
-    /// with matching donations, or a dwell, hold or hourly cap ending.
-    private func changes(of stack: ModelStack, at start: Seconds) -> [Seconds] {
-        var times = stack.gates(after: start - 1)
-        for id in stack.instances {
-            guard let instance = instance(id: id) else { continue }
-            times += (instance.timeline?.entries ?? []).map(\.date)
-            times += instance.relevance.changes(after: start - 1, window: ModelWidgets.relevanceWindow)
-            if !(matched[id] ?? []).isEmpty {
-                times.append(ModelTime.slotStart(start - 1) + 900)
-            }
-        }
-        return times.filter { $0 >= start }
     }
 }
