@@ -45,6 +45,14 @@ struct DeterminismOutputs {
         return outputs
     }
 
+    /// Writes each output, ids replaced, as `DIRECTORY/PREFIX-NAME.json`.
+    func write(to directory: String, prefix: String) throws {
+        for name in names {
+            let file = "\(directory)/\(prefix)-\(name.replacingOccurrences(of: " ", with: "_")).json"
+            try normalized[name]?.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+    }
+
     /// For each output that differs from `other`'s, its name and the first differing lines.
     func differences(from other: DeterminismOutputs, normalized: Bool) -> [String] {
         let mine = normalized ? self.normalized : raw

@@ -58,7 +58,7 @@ struct ModelKnownIssue: CustomStringConvertible {
         \(difference)
         last operations:
         \(history.joined(separator: "\n"))
-        replay: WIDGETD_MODEL_SEED=\(seed) WIDGETD_MODEL_OPS=\(step) swift test --skip-build --filter Integration.ModelCheck
+        replay (failing there): WIDGETD_MODEL_SEED=\(seed) WIDGETD_MODEL_OPS=\(step) WIDGETD_MODEL_STRICT=\(step) swift test --skip-build --filter Integration.ModelCheck
         """
     }
 }

@@ -58,10 +58,11 @@ extension ModelCheckRunner {
                 left.append(difference)
                 continue
             }
-            knownIssues.append(ModelKnownIssue(
-                seed: seed, step: step, stack: stack.name, difference: evidence, history: history.suffix(6), cause: cause))
+            // A stack's top and its rotations usually differ together: one disagreement.
             guard !resynced.contains(stack.name) else { continue }
             resynced.insert(stack.name)
+            knownIssues.append(ModelKnownIssue(
+                seed: seed, step: step, stack: stack.name, difference: evidence, history: history.suffix(6), cause: cause))
             var taken = shown.applied(to: stack)
             // The rotations the hourly cap counts, as the daemon logged them.
             let since = min(model.now - 3599, model.notes.start)
@@ -85,10 +86,11 @@ extension ModelCheckRunner {
             guard let date = (decision["date"] as? String).flatMap(ModelTime.seconds) else { continue }
             var ranks: [String: Double] = [:]
             for candidate in decision["candidates"] as? [[String: Any]] ?? [] {
-                ranks[candidate["instance"] as? String ?? "?"] = (candidate["rank"] as? NSNumber)?.doubleValue ?? .nan
+                let eligible = (candidate["eligible"] as? NSNumber)?.boolValue ?? true
+                ranks[candidate["instance"] as? String ?? "?"] = eligible ? (candidate["rank"] as? NSNumber)?.doubleValue ?? .nan : -1
             }
             if !model.notes.evaluated(stack, at: date, ranks: ranks) {
-                let text = ranks.sorted { $0.key < $1.key }.map { "\(names[$0.key] ?? $0.key)=\(String(format: "%.3f", $0.value))" }
+                let text = ranks.sorted { $0.key < $1.key }.map { "\(names[$0.key] ?? $0.key)=\($0.value < 0 ? "x" : String(format: "%.3f", $0.value))" }
                 return "the daemon decided \(decision["reason"] ?? "?") at \(ModelTime.iso(date)) on \(text.joined(separator: " "))"
             }
         }

@@ -1,7 +1,8 @@
 /// What the model saw during one step that a disagreement with a known cause is told by, and
 /// a trace for a post-mortem.
 struct ModelStepNotes: Sendable {
-    /// One evaluation of a stack: when, and each member's rank (0 when ineligible).
+    /// One evaluation of a stack: when, and each member's rank (-1 when ineligible, so that
+    /// an ineligible member tells from an eligible one without a signal).
     struct Evaluation: Sendable {
         var date: Seconds
         var stack: String

@@ -20,7 +20,7 @@ extension WidgetModel {
                 notes.rotations.append((now, stacks[index].name, stacks[index].top ?? "-"))
             }
             notes.evaluations.append(.init(
-                date: now, stack: stacks[index].name, ranks: Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0.rank) })))
+                date: now, stack: stacks[index].name, ranks: Dictionary(uniqueKeysWithValues: candidates.map { ($0.id, $0.eligible ? $0.rank : -1) })))
             if notes.tracing {
                 let names = Dictionary(uniqueKeysWithValues: instances.map { ($0.id, $0.name) })
                 let name = { (id: String?) in id.flatMap { names[$0] } ?? "-" }
