@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+extension Integration {
+    /// Issue 12, item 7: a reference model of the rules (`WidgetModel`) beside the real daemon
+    /// on the virtual clock. A seeded driver adds, removes, configures, pushes, reloads,
+    /// donates, builds stacks, swipes and moves the clock; after every operation each
+    /// instance's current entry, pending reload and budget and each stack's top are compared.
+    /// By default four seeds of 2,500 operations; `WIDGETD_MODEL_SEED` replays one seed and
+    /// `WIDGETD_MODEL_OPS` sets the operations per seed. To look into step N of a replay,
+    /// `WIDGETD_MODEL_TRACE_STEP=N` prints the model's evaluations during that step and
+    /// `WIDGETD_MODEL_STRICT=N` fails there even when the difference has a known cause.
+    @Suite struct ModelCheck {
+        @Test func theDaemonFollowsTheModelStepByStep() throws {
+            let size = ModelCheckSize.fromEnvironment()
+            let started = Date()
+            var total = 0
+            var counts: [String: Int] = [:]
+            var known: [ModelKnownIssue] = []
+            for seed in size.seeds {
+                let runner = ModelCheckRunner(seed: seed, operations: size.operations)
+                do {
+                    total += try runner.run()
+                } catch let mismatch as ModelMismatch {
+                    Issue.record("\(mismatch)")
+                    return
+                }
+                counts.merge(runner.counts, uniquingKeysWith: +)
+                known += runner.knownIssues
+            }
+            // Disagreements whose cause is a known daemon bug: recorded, but not failures. The
+            // redesign of issue 12 removes the first cause; this block goes with it.
+            for cause in [ModelKnownIssue.Cause.race, .windowExit] {
+                let notes = known.filter { $0.cause == cause }
+                print("model check: \(notes.count) disagreements, \(cause.rawValue)")
+                guard let first = notes.first else { continue }
+                let steps = notes.map { "seed \($0.seed) step \($0.step) \($0.stack)" }.joined(separator: ", ")
+                withKnownIssue(Comment(rawValue: cause.rawValue), isIntermittent: true) {
+                    Issue.record("\(notes.count) disagreements (\(steps)); the first:\n\(first)")
+                }
+            }
+            let summary = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print("model check: \(total) operations over seeds \(size.seeds) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (\(summary))")
+            #expect(total == size.seeds.count * size.operations)
+        }
+
+        /// The minimal reproduction of the second known cause: a stack is not re-evaluated when
+        /// a member's best score leaves the relevance window, although its relative relevance
+        /// changes then (the README: "Only when something can change the answer"). Two push-only
+        /// instances rank 0.5 each (score 1 against a best of 2); X's best is a minute older
+        /// than T's, so at 11:58:01 it leaves X's 4-hour window and X ranks 1.0, beating the
+        /// top T by more than the margin. Nothing else happens to the stack afterwards.
+        @Test func aStackIsReevaluatedWhenABestScoreLeavesTheWindow() throws {
+            let fixture = try DaemonFixture()
+            try fixture.start(arguments: try ModelWidgets.install(in: fixture), environment: ["TZ": "UTC"])
+            defer { fixture.stop() }
+            let client = try RPCClient(socket: fixture.socketPath)
+            try client.call("stack.create", ["name": "s"])
+            let family = "systemSmall"
+            let top = try client.object("add", ["kind": ModelKind.push.rawValue, "family": family, "stack": "s"])["id"] as? String
+            let other = try client.object("add", ["kind": ModelKind.push.rawValue, "family": family, "stack": "s"])["id"] as? String
+            func push(_ id: String?, best: String) throws {
+                try client.call("push", ["id": id ?? "", "timeline": ["policy": "never", "entries": [
+                    ["date": best, "content": ["v": "best"], "relevance": ["score": 2]],
+                    ["date": "2026-01-05T08:00:00Z", "content": ["v": "now"], "relevance": ["score": 1]],
+                ]]])
+            }
+            try push(top, best: "2026-01-05T07:59:00Z")
+            try push(other, best: "2026-01-05T07:58:00Z")
+            #expect(try client.object("stack.show", ["name": "s"])["top"] as? String == top)
+            try client.call("clock.set", ["date": "2026-01-05T11:58:30Z"])
+            let explained = try client.object("explain", ["name": "s"])
+            let why = explained["why"] as? String ?? ""
+            #expect(explained["best"] as? String == other, "\(why)")
+            let shown = try client.object("stack.show", ["name": "s"])["top"] as? String
+            withKnownIssue("the daemon does not re-evaluate a stack when a best score leaves the relevance window") {
+                #expect(shown == other, "\(why)")
+            }
+        }
+    }
+}
