@@ -24,7 +24,7 @@ struct RelevanceSettlingTests {
             guard let current = current(at: now), current.score > 0,
                 current.duration == 0 || now < current.date + current.duration
             else { return 0 }
-            let best = samples.filter { $0.date >= now - window || $0.date == current.date }.map(\.score).max()!
+            let best = samples.filter { $0.date > now - window || $0.date == current.date }.map(\.score).max()!
             return min(1, current.score / best)
         }
     }

@@ -8,15 +8,13 @@ extension Integration {
     /// instance's current entry, pending reload and budget and each stack's top are compared.
     /// By default four seeds of 2,500 operations; `WIDGETD_MODEL_SEED` replays one seed and
     /// `WIDGETD_MODEL_OPS` sets the operations per seed. To look into step N of a replay,
-    /// `WIDGETD_MODEL_TRACE_STEP=N` prints the model's evaluations during that step and
-    /// `WIDGETD_MODEL_STRICT=N` fails there even when the difference has a known cause.
+    /// `WIDGETD_MODEL_TRACE_STEP=N` prints the model's evaluations during that step.
     @Suite struct ModelCheck {
         @Test func theDaemonFollowsTheModelStepByStep() throws {
             let size = ModelCheckSize.fromEnvironment()
             let started = Date()
             var total = 0
             var counts: [String: Int] = [:]
-            var known: [ModelKnownIssue] = []
             for seed in size.seeds {
                 let runner = ModelCheckRunner(seed: seed, operations: size.operations)
                 do {
@@ -26,29 +24,16 @@ extension Integration {
                     return
                 }
                 counts.merge(runner.counts, uniquingKeysWith: +)
-                known += runner.knownIssues
-            }
-            // Disagreements whose cause is a known daemon bug: recorded, but not failures. The
-            // redesign of issue 12 removes the first cause; this block goes with it.
-            for cause in [ModelKnownIssue.Cause.race, .windowExit] {
-                let notes = known.filter { $0.cause == cause }
-                print("model check: \(notes.count) disagreements, \(cause.rawValue)")
-                guard let first = notes.first else { continue }
-                let steps = notes.map { "seed \($0.seed) step \($0.step) \($0.stack)" }.joined(separator: ", ")
-                withKnownIssue(Comment(rawValue: cause.rawValue), isIntermittent: true) {
-                    Issue.record("\(notes.count) disagreements (\(steps)); the first:\n\(first)")
-                }
             }
             let summary = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print("model check: \(total) operations over seeds \(size.seeds) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s (\(summary))")
             #expect(total == size.seeds.count * size.operations)
         }
 
-        /// The minimal reproduction of the second known cause: a stack is not re-evaluated when
-        /// a member's best score leaves the relevance window, although its relative relevance
-        /// changes then (the README: "Only when something can change the answer"). Two push-only
+        /// Found by the model check: a stack was not re-evaluated when a member's best score left
+        /// the relevance window, although its relative relevance changes then. Two push-only
         /// instances rank 0.5 each (score 1 against a best of 2); X's best is a minute older
-        /// than T's, so at 11:58:01 it leaves X's 4-hour window and X ranks 1.0, beating the
+        /// than T's, so at 11:58:00 it leaves X's 4-hour window and X ranks 1.0, beating the
         /// top T by more than the margin. Nothing else happens to the stack afterwards.
         @Test func aStackIsReevaluatedWhenABestScoreLeavesTheWindow() throws {
             let fixture = try DaemonFixture()
@@ -73,9 +58,7 @@ extension Integration {
             let why = explained["why"] as? String ?? ""
             #expect(explained["best"] as? String == other, "\(why)")
             let shown = try client.object("stack.show", ["name": "s"])["top"] as? String
-            withKnownIssue("the daemon does not re-evaluate a stack when a best score leaves the relevance window") {
-                #expect(shown == other, "\(why)")
-            }
+            #expect(shown == other, "\(why)")
         }
     }
 }

@@ -104,24 +104,34 @@ public struct RelevanceHistory: Sendable, Hashable {
 
     /// The score relative to this instance's own scores in the window (its best is 1):
     /// multiplying all of one instance's scores by a positive constant changes nothing.
-    /// 0 when there is no score in force or it is <= 0.
+    /// 0 when there is no score in force or it is <= 0. The window is the `window` seconds
+    /// before now, now included: a score dated `window` ago has just left it.
     public func relative(at now: Date, window: TimeInterval) -> Double {
         guard let current = current(at: now), current.score > 0 else { return 0 }
         let start = now.addingTimeInterval(-window)
         // The score in force counts even when its date has left the window.
         var best = current.score
-        for sample in settled where sample.date >= start || sample.date == current.since { best = max(best, sample.score) }
-        for sample in timeline where sample.date >= start || sample.date == current.since { best = max(best, sample.score) }
+        for sample in settled where sample.date > start || sample.date == current.since { best = max(best, sample.score) }
+        for sample in timeline where sample.date > start || sample.date == current.since { best = max(best, sample.score) }
         return best > 0 ? min(1, current.score / best) : 0
     }
 
-    /// The next instant after `now` at which `current(at:)` may change: a lapse or the next
-    /// sample. (Entry changes of the timeline are scheduled anyway; lapses are not.)
-    public func nextChange(after now: Date) -> Date? {
+    /// The next instant after `now` at which `current(at:)` or `relative(at:window:)` may
+    /// change: a lapse, the next sample, or a higher score than the one in force leaving the
+    /// window (the instance's best falls, so its relative relevance rises). Entry changes of
+    /// the timeline are scheduled anyway; these are not.
+    public func nextChange(after now: Date, window: TimeInterval = .infinity) -> Date? {
         var candidates: [Date] = []
-        if let current = current(at: now), let until = current.until { candidates.append(until) }
+        let current = current(at: now)
+        if let until = current?.until { candidates.append(until) }
         if let next = settled.first(where: { $0.date > now }) ?? timeline.first(where: { $0.date > now }) {
             candidates.append(next.date)
+        }
+        if let current, current.score > 0, window.isFinite {
+            let start = now.addingTimeInterval(-window)
+            let leaving = (settled + timeline).filter { $0.date > start && $0.date <= now && $0.score > current.score }
+                .map { $0.date.addingTimeInterval(window) }
+            if let first = leaving.min(), first > now { candidates.append(first) }
         }
         return candidates.min()
     }

@@ -22,7 +22,7 @@ extension DaemonState {
             let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
             var times: [Date?] = [recheck]
             for input in inputs {
-                times.append(input.history.nextChange(after: now))
+                times.append(input.history.nextChange(after: now, window: settings.relevanceWindow))
                 if !input.matchedDonations.isEmpty { times.append(affinity.nextChange(after: now)) }
             }
             let next = times.compactMap { $0 }.filter { $0 > now }.min()

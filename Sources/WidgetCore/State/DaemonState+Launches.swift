@@ -76,9 +76,11 @@ extension DaemonState {
     /// the reloaded instances are evaluated in the same plan.
     ///
     /// `logFailures` false: the failures are not logged here (a timeline that could not be
-    /// stored was logged once by the storage fault).
+    /// stored was logged once by the storage fault). `evaluate` false: the stacks are only
+    /// marked for evaluation, for when every launch of the same instant is in (the virtual
+    /// clock's rule).
     public func planLaunchResult(
-        _ launch: Launch, outcomes: [MemberOutcome], at receivedAt: Date, logFailures: Bool = true
+        _ launch: Launch, outcomes: [MemberOutcome], at receivedAt: Date, logFailures: Bool = true, evaluate: Bool = true
     ) -> Plan {
         var plan = Plan()
         let kind = launch.kind
@@ -165,7 +167,12 @@ extension DaemonState {
         }
         var evaluated = Set<String>()
         for id in reloaded { evaluated.formUnion(stacks.containing(id)) }
-        evaluate(evaluated.sorted(), at: receivedAt, inputs: inputs, into: &plan)
+        if evaluate {
+            self.evaluate(evaluated.sorted(), at: receivedAt, inputs: inputs, into: &plan)
+        } else if !evaluated.isEmpty {
+            let marked = evaluated
+            plan.effect { $0.dirtyStacks.formUnion(marked) }
+        }
         return plan
     }
 

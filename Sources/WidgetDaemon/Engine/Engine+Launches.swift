@@ -65,6 +65,7 @@ extension Engine {
             if let outcomes = ready {
                 finish(done, outcomes)
             } else {
+                launches.applying -= 1
                 done.settlement?.end()
                 launchApplied()
             }
@@ -75,8 +76,11 @@ extension Engine {
     private func finish(_ running: LaunchBook.Running, _ outcomes: [MemberOutcome]) {
         let launch = running.launch
         let settlement = running.settlement
-        attempt(Attempt(
-            make: { self.state.planLaunchResult(launch, outcomes: outcomes, at: self.now) },
+        // On the virtual clock the launches of one instant land together: their stacks are
+        // evaluated once all of them are in (see `settle`), not on a state between two.
+        let evaluate = !clock.isVirtual
+        var attempt = Attempt(
+            make: { self.state.planLaunchResult(launch, outcomes: outcomes, at: self.now, evaluate: evaluate) },
             applied: {
                 settlement?.end()
                 self.launchApplied()
@@ -86,18 +90,21 @@ extension Engine {
                 // retries, as after a failed launch. The storage fault was logged once already.
                 let failed = MemberOutcome.failed("state not saved: \(refusal)", cause: "storage")
                 self.apply(self.state.planLaunchResult(
-                    launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false))
-                self.settle(nil)
+                    launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false,
+                    evaluate: evaluate))
+                self.launches.applying -= 1
+                self.settle(settlement, launching: nil)
                 settlement?.end()
                 self.launchApplied()
             },
-            // What comes due after the result (another client's request that waited for the
-            // launch) is that request's own work, not this launch's.
-            settlement: nil))
+            settlement: settlement, launchSettlement: nil)
+        attempt.onApply = { self.launches.applying -= 1 }
+        self.attempt(attempt)
     }
 
+    /// A launch's result is applied (`applying` was counted down as it was) and its
+    /// consequences are under way.
     private func launchApplied() {
-        launches.applying -= 1
         guard launches.isIdle else { return }
         let waiters = launches.idleWaiters
         launches.idleWaiters = []

@@ -23,7 +23,8 @@ extension Engine {
         }
         guard !plan.store.isEmpty else {
             apply(plan)
-            settle(attempt.settlement)
+            attempt.onApply?()
+            settle(attempt.settlement, launching: attempt.launchSettlement)
             attempt.applied()
             return
         }
@@ -51,7 +52,8 @@ extension Engine {
         case .success:
             storageWorked()
             apply(plan)
-            settle(attempt.settlement)
+            attempt.onApply?()
+            settle(attempt.settlement, launching: attempt.launchSettlement)
             attempt.applied()
         case .failure(let error):
             // Nothing of the plan is applied: memory keeps matching the store.
@@ -89,10 +91,16 @@ extension Engine {
 
     /// Carries out what the step made due, at once: entry changes are told, launches start,
     /// stacks marked for evaluation are evaluated. Then the timer is set for what comes next.
-    /// On the virtual clock the work is counted in `settlement`, whose request is answered
-    /// once it is done.
+    /// On the virtual clock the work is counted in `settlement` (launches in `launching`),
+    /// whose request is answered once it is done; and while launches of the current instant
+    /// are still out, stacks wait to be evaluated until the last of them is in.
     @discardableResult
     func settle(_ settlement: Settlement?) -> Int {
+        settle(settlement, launching: settlement)
+    }
+
+    @discardableResult
+    func settle(_ settlement: Settlement?, launching: Settlement?) -> Int {
         if wake.settling {
             wake.settleAgain = true
             return 0
@@ -109,7 +117,8 @@ extension Engine {
             let work = state.takeDue(at: now)
             popped += work.popped
             publish(work.events)
-            for launch in work.launches { start(launch, settlement) }
+            for launch in work.launches { start(launch, launching) }
+            if clock.isVirtual && !launches.isIdle { continue }
             for name in state.takeDirtyStacks() { evaluate(name, settlement) }
         } while wake.settleAgain
         rearm()

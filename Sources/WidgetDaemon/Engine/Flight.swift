@@ -7,11 +7,35 @@ struct Attempt {
     // The closures are made and called in the engine's isolation.
     /// Works the plan out against the state as stored.
     let make: () throws(RPCError) -> Plan
+    /// Right after the plan is applied, before what it made due is carried out.
+    var onApply: (() -> Void)? = nil
     let applied: () -> Void
     /// Refused by the state, or not stored.
     let refused: (Refusal) -> Void
     /// Who waits for the consequences of the step (virtual clock), if anyone.
     let settlement: Settlement?
+    /// Who waits for the launches the step makes due. The same, but for a launch's result:
+    /// what comes due after it (a request another client made while it ran) is that
+    /// request's own work.
+    let launchSettlement: Settlement?
+
+    init(
+        make: @escaping () throws(RPCError) -> Plan, applied: @escaping () -> Void, refused: @escaping (Refusal) -> Void,
+        settlement: Settlement?
+    ) {
+        self.init(make: make, applied: applied, refused: refused, settlement: settlement, launchSettlement: settlement)
+    }
+
+    init(
+        make: @escaping () throws(RPCError) -> Plan, applied: @escaping () -> Void, refused: @escaping (Refusal) -> Void,
+        settlement: Settlement?, launchSettlement: Settlement?
+    ) {
+        self.make = make
+        self.applied = applied
+        self.refused = refused
+        self.settlement = settlement
+        self.launchSettlement = launchSettlement
+    }
 }
 
 /// The plans being stored, and the attempts waiting because a plan in flight touches what

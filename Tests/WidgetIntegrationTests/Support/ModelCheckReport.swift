@@ -37,28 +37,3 @@ struct ModelMismatch: Error, CustomStringConvertible {
         """
     }
 }
-
-/// A disagreement whose cause is a known daemon bug, not a rule of the model.
-struct ModelKnownIssue: CustomStringConvertible {
-    enum Cause: String {
-        case race = "issue 12: a stack evaluated before every launch of the same instant had landed"
-        case windowExit = "the daemon does not re-evaluate a stack when a best score leaves the relevance window"
-    }
-
-    var seed: UInt64
-    var step: Int
-    var stack: String
-    var difference: String
-    var history: [String]
-    var cause: Cause
-
-    var description: String {
-        """
-        \(cause.rawValue): seed \(seed), step \(step), stack \(stack)
-        \(difference)
-        last operations:
-        \(history.joined(separator: "\n"))
-        replay (failing there): WIDGETD_MODEL_SEED=\(seed) WIDGETD_MODEL_OPS=\(step) WIDGETD_MODEL_STRICT=\(step) swift test --skip-build --filter Integration.ModelCheck
-        """
-    }
-}

@@ -9,11 +9,6 @@ final class ModelCheckRunner {
     private(set) var history: [String] = []
     /// Daemon id → instance name, for every instance ever added (reports name removed ones too).
     private(set) var names: [String: String] = [:]
-    /// Disagreements with a known cause, each recorded as a known issue by the test.
-    var knownIssues: [ModelKnownIssue] = []
-    /// Stacks taken from the daemon after a known disagreement: until when, and why (both
-    /// kept by `explainKnown`, in ModelCheckRunner+KnownCauses.swift).
-    var uncertain: [String: (until: Seconds, cause: ModelKnownIssue.Cause)] = [:]
 
     init(seed: UInt64, operations: Int) {
         self.seed = seed
@@ -44,10 +39,7 @@ final class ModelCheckRunner {
             op.apply(to: &model, newID: newID)
             counts[String(describing: op).split(separator: " ").prefix(op.countsArgument ? 2 : 1).joined(separator: " "), default: 0] += 1
             let observed = try ModelObservation(daemon: client, names: names, since: model.notes.start)
-            var differences = observed.differences(from: ModelObservation(model: model, names: names))
-            if !differences.isEmpty, ProcessInfo.processInfo.environment["WIDGETD_MODEL_STRICT"] != "\(step)" {
-                differences = try explainKnown(differences, step: step, model: &model, observed: observed, client: client)
-            }
+            let differences = observed.differences(from: ModelObservation(model: model, names: names))
             guard differences.isEmpty else {
                 throw try mismatch(step, differences, model: model, client: client, log: fixture.logPath)
             }
@@ -55,21 +47,13 @@ final class ModelCheckRunner {
         return operations
     }
 
-    /// Sends the operation and waits until the daemon has carried out all it started.
+    /// Sends the operation. Nothing is waited for besides its answer: on the virtual clock a
+    /// request is answered once everything it made due now has happened (launches and the
+    /// stack evaluations they lead to), so the next read sees all of it.
     private func send(_ op: ModelOp, step: Int, model: WidgetModel, client: RPCClient) throws -> Any {
         let (method, params) = op.request { name in model.instance(named: name)?.id ?? name }
         do {
-            let result = try client.call(method, params)
-            if op.mayLaunch {
-                // Today a launch a request starts (a first load, a configuration's reload, a
-                // reload the budget allows now) runs on its own and may land after the answer;
-                // `clock advance 0s` returns only once running launches are applied.
-                try client.call("clock.advance", ["seconds": 0])
-            }
-            if op.mayLaunch || op.movesClock {
-                try waitForStackEvaluations(client, stacks: model.stacks.filter { !$0.instances.isEmpty }.map(\.name))
-            }
-            return result
+            return try client.call(method, params)
         } catch {
             throw ModelMismatch(
                 seed: seed, step: step, operations: operations, history: history.suffix(30),
@@ -79,13 +63,6 @@ final class ModelCheckRunner {
 }
 
 extension ModelOp {
-    var movesClock: Bool {
-        switch self {
-        case .advance, .setClock: true
-        default: false
-        }
-    }
-
     /// Summaries count `reload --all`, `stack swipe` and the like under two words.
     var countsArgument: Bool {
         switch self {

@@ -16,15 +16,6 @@ enum ModelOp: Sendable {
     case advance(Seconds)
     case setClock(Seconds)
 
-    /// Whether the daemon may have provider launches running when it answers: a first load,
-    /// a configuration's reload, a reload the budget lets run now, or a pushed policy already due.
-    var mayLaunch: Bool {
-        switch self {
-        case .add, .configure, .push, .reload, .reloadAll: true
-        default: false
-        }
-    }
-
     /// The JSON-RPC method and params; `id` turns an instance name into the daemon's id.
     func request(id: (String) -> String) -> (method: String, params: [String: Any]) {
         switch self {

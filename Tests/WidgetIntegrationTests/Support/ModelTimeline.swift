@@ -118,16 +118,16 @@ struct ModelRelevance: Equatable, Sendable {
     func relative(at now: Seconds, window: Seconds) -> Double {
         guard let inForce = inForce(at: now), inForce.score > 0 else { return 0 }
         var best = inForce.score
-        for sample in all where sample.date >= now - window || sample == inForce { best = max(best, sample.score) }
+        for sample in all where sample.date > now - window || sample == inForce { best = max(best, sample.score) }
         return min(1, inForce.score / best)
     }
 
     /// Instants after `now` at which the score in force or the window's best may change: a
     /// score starting or lapsing, or leaving the window.
-    /// A score leaves the window the second after `window` has passed since its date.
+    /// A score leaves the window when `window` has passed since its date.
     func changes(after now: Seconds, window: Seconds) -> [Seconds] {
         all.flatMap { sample in
-            [sample.date, sample.duration > 0 ? sample.date + sample.duration : nil, sample.date + window + 1].compactMap { $0 }
+            [sample.date, sample.duration > 0 ? sample.date + sample.duration : nil, sample.date + window].compactMap { $0 }
         }
         .filter { $0 > now }
     }

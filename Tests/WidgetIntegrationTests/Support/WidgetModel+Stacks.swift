@@ -6,15 +6,6 @@ extension WidgetModel {
     mutating func evaluateStacks() {
         for index in stacks.indices {
             let candidates = candidates(of: stacks[index])
-            // A score that left the window this second and, by leaving, changed a member's rank.
-            let exits = stacks[index].instances.contains { id in
-                guard let relevance = instance(id: id)?.relevance,
-                    relevance.all.contains(where: { $0.date + ModelWidgets.relevanceWindow + 1 == now })
-                else { return false }
-                return relevance.relative(at: now, window: ModelWidgets.relevanceWindow)
-                    != relevance.relative(at: now, window: ModelWidgets.relevanceWindow + 1)
-            }
-            if exits { notes.windowExitStacks.insert(stacks[index].name) }
             let top = stacks[index].top
             if stacks[index].evaluate(candidates, at: now) {
                 notes.rotations.append((now, stacks[index].name, stacks[index].top ?? "-"))
