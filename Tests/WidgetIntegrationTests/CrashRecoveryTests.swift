@@ -66,7 +66,8 @@ extension Integration {
             let add = try fixture.launch(
                 TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.gated", "--family", "systemSmall"],
                 log: fixture.directory + "/add.log")
-            while ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").isEmpty { usleep(10_000) }
+            let started = Date().addingTimeInterval(30)
+            while ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").isEmpty, Date() < started { usleep(10_000) }
             let id = try #require(fixture.ctl("--json", "list").array.first?["id"] as? String)
             fixture.crash()
             add.waitUntilExit()
@@ -103,14 +104,17 @@ extension Integration {
                 TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.gated", "--family", "systemSmall"],
                 log: fixture.directory + "/add.log")
             func startsCount() -> Int { ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n").count }
-            while startsCount() < 1 { usleep(10_000) }
+            let started = Date().addingTimeInterval(30)
+            while startsCount() < 1, Date() < started { usleep(10_000) }
             let id = try #require(fixture.ctl("--json", "list").array.first?["id"] as? String)
             // Acknowledged while the first load runs, at the same (virtual) instant.
             #expect(fixture.ctl("configure", id, "--set", "slot=1").status == 0)
             _ = FileManager.default.createFile(atPath: release + "0", contents: nil)
             add.waitUntilExit()
             #expect(add.terminationStatus == 0)
-            while startsCount() < 2 { usleep(10_000) }
+            let relaunched = Date().addingTimeInterval(30)
+            while startsCount() < 2, Date() < relaunched { usleep(10_000) }
+            try #require(startsCount() == 2, "the configuration's reload did not start within 30 s")
             fixture.crash()
             let rows = try StateSQL.rows(fixture.stateDirectory + "/state.sqlite", "SELECT reason FROM request", readOnly: false)
             #expect(rows == ["configuration"])

@@ -22,15 +22,19 @@ extension Integration {
                 """)
             try fixture.descriptor("test.hang", exec: ["./hang"], timeout: 3)
             try fixture.start()
-            let id = try fixture.add("test.hang")
-            // `clock advance` waits for the launch; another client is served meanwhile.
-            let advance = try fixture.launch(
-                TestPaths.widgetctl, ["--socket", fixture.socketPath, "clock", "advance", "0s"], log: fixture.directory + "/advance.log")
+            // On the virtual clock `add` waits for its first load; another client is served meanwhile.
+            let add = try fixture.launch(
+                TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.hang", "--family", "systemSmall"],
+                log: fixture.directory + "/add.log")
+            let started = Date().addingTimeInterval(30)
+            while ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").isEmpty, Date() < started { usleep(10_000) }
+            try #require(!((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").isEmpty, "the provider did not start within 30 s")
             let ping = fixture.ctl("ping")
             #expect(ping.status == 0)
-            #expect(advance.isRunning)
-            advance.waitUntilExit()
-            #expect(advance.terminationStatus == 0)
+            #expect(add.isRunning)
+            let id = try #require(fixture.ctl("--json", "list").array.first?["id"] as? String)
+            add.waitUntilExit()
+            #expect(add.terminationStatus == 0)
 
             let timeline = fixture.ctl("--json", "timeline", id).object
             #expect((timeline["lastError"] as? String)?.contains("timed out after 3 s and was killed") == true)
