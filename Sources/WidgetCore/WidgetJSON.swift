@@ -62,9 +62,60 @@ public enum ISO8601 {
             seconds -= 1
             fraction += 1000
         }
-        let text = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(whole)
-        guard fraction != 0, text.hasSuffix("Z") else { return text }
-        let digits = String(fraction)
-        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        guard let text = civil(seconds, milliseconds: fraction) else {
+            let text = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(whole)
+            guard fraction != 0, text.hasSuffix("Z") else { return text }
+            let digits = String(fraction)
+            return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        }
+        return text
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss[.mmm]Z` worked out with integers (the civil-from-days algorithm),
+    /// for years 1583 to 9999, as Foundation's ISO 8601 style writes them: every answer and
+    /// stored donation carries dates, and the format style was a tenth of a donation's cost.
+    /// nil outside those years (before 1583 Foundation counts in the Julian calendar).
+    static func civil(_ seconds: Int64, milliseconds: Int64) -> String? {
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (1583...9999).contains(year) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 3600 / 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        if milliseconds != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(milliseconds, 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

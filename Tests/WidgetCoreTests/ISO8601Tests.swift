@@ -31,3 +31,28 @@ struct ISO8601Tests {
         #expect(ISO8601.string(from: date) == "2026-01-05T09:00:00.500Z")
     }
 }
+
+/// Dates written with integers match Foundation's ISO 8601 style, fractions and all.
+@Suite struct ISO8601CivilTests {
+    @Test func integerDatesMatchFoundation() {
+        var random = SplitMix64(seed: 99)
+        let whole = Date.ISO8601FormatStyle()
+        var dates: [Double] = [0, -1, -0.001, 86399.999, 951_782_400, 4_102_444_800, -62_135_596_800, 253_402_300_799.999]
+        for _ in 0..<20_000 { dates.append(Double(Int64(bitPattern: random.next()) % 253_000_000_000_000) / 1000) }
+        for seconds in dates {
+            let date = Date(timeIntervalSince1970: seconds)
+            let milliseconds = Int64((seconds * 1000).rounded())
+            var (whole64, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+            if fraction < 0 {
+                whole64 -= 1
+                fraction += 1000
+            }
+            var expected = Date(timeIntervalSince1970: TimeInterval(whole64)).formatted(whole)
+            if fraction != 0 {
+                let digits = String(fraction)
+                expected = expected.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+            }
+            #expect(ISO8601.string(from: date) == expected, "\(seconds)")
+        }
+    }
+}
