@@ -37,8 +37,15 @@ final class GroupCommit<Work: Sendable>: Sendable {
     }
 
     func submit(_ work: Work, completion: @escaping Completion) {
+        submit([(work, completion)])
+    }
+
+    /// Several submissions that join the same group (unless a group is being written, which
+    /// they then follow together).
+    func submit(_ items: [(work: Work, completion: Completion)]) {
+        guard !items.isEmpty else { return }
         let start = state.withLock { state -> Bool in
-            state.waiting.append(Waiting(work: work, completion: completion))
+            state.waiting.append(contentsOf: items.map { Waiting(work: $0.work, completion: $0.completion) })
             guard !state.writing else { return false }
             state.writing = true
             return true

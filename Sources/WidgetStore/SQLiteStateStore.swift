@@ -413,15 +413,25 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func submit(_ changes: [StoreChange], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        guard !changes.isEmpty else { return completion(.success(())) }
-        // Encode outside the transaction: a value that cannot be encoded aborts before any write.
-        let statements: [(String, StatementArguments)]
-        do {
-            statements = try changes.flatMap(Self.statements(for:))
-        } catch {
-            return completion(.failure(error))
+        submit(batch: [(changes, completion)])
+    }
+
+    public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
+        var items: [(work: [(String, StatementArguments)], completion: GroupCommit<[(String, StatementArguments)]>.Completion)] = []
+        items.reserveCapacity(batch.count)
+        for (changes, completion) in batch {
+            guard !changes.isEmpty else {
+                completion(.success(()))
+                continue
+            }
+            // Encode outside the transaction: a value that cannot be encoded aborts before any write.
+            do {
+                items.append((try changes.flatMap(Self.statements(for:)), completion))
+            } catch {
+                completion(.failure(error))
+            }
         }
-        commits.submit(statements, completion: completion)
+        commits.submit(items)
     }
 
     private static func json<T: Encodable>(_ value: T) throws -> String {

@@ -8,11 +8,18 @@ public protocol StateStore: Sendable {
     func load() async throws -> PersistedState
     /// Stores `changes`; `completion` runs once, on a thread of the store's, after the commit.
     func submit(_ changes: [StoreChange], completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
+    /// Several submissions at once, in order: a store that commits in groups puts them in the
+    /// same one.
+    func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)])
     /// Logged rotation decisions, oldest first: the newest `limit` of those matching.
     func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision]
 }
 
 extension StateStore {
+    public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
+        for item in batch { submit(item.changes, completion: item.completion) }
+    }
+
     /// `submit`, awaited.
     public func apply(_ changes: [StoreChange]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

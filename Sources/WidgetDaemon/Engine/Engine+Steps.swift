@@ -32,16 +32,30 @@ extension Engine {
         flight.lastTicket += 1
         let ticket = flight.lastTicket
         flight.storing[ticket] = (plan, attempt)
+        // Plans made while the loop handles one round of reads go to the store together, at the
+        // end of the round, so they share a transaction and its sync.
+        if flight.outbox.isEmpty {
+            loop.execute { self.assumeIsolated { $0.sendOutbox() } }
+        }
+        flight.outbox.append((ticket, plan.store))
+    }
+
+    /// Hands the plans of this round to the store; their outcomes come back to the loop in one hop.
+    private func sendOutbox() {
+        let outbox = flight.outbox
+        flight.outbox = []
         let loop = self.loop
         let inbox = self.inbox
-        store.submit(plan.store) { [self] result in
-            guard inbox.put(ticket, result) else { return }
-            loop.execute {
-                self.assumeIsolated { engine in
-                    for (ticket, result) in inbox.take() { engine.stored(ticket, result) }
+        store.submit(batch: outbox.map { ticket, changes in
+            (changes, { @Sendable [self] result in
+                guard inbox.put(ticket, result) else { return }
+                loop.execute {
+                    self.assumeIsolated { engine in
+                        for (ticket, result) in inbox.take() { engine.stored(ticket, result) }
+                    }
                 }
-            }
-        }
+            })
+        })
     }
 
     /// The store has committed (or refused) a plan.

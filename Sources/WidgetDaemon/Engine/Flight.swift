@@ -44,6 +44,8 @@ struct Flight {
     var ledger = ChangeLedger()
     var waiting: [Attempt] = []
     var storing: [UInt64: (plan: Plan, attempt: Attempt)] = [:]
+    /// Plans of this round of the loop not yet handed to the store.
+    var outbox: [(ticket: UInt64, changes: [StoreChange])] = []
     var lastTicket: UInt64 = 0
     /// Who waits for no plan to be stored or waiting.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
