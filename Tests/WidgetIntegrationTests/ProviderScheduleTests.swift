@@ -123,8 +123,8 @@ extension Integration {
             try fixture.start()
             for _ in 0..<3 { _ = try fixture.add("test.counter") }
             #expect(fixture.ctl("clock", "advance", "0s").status == 0)
-            // The scheduler loop may have launched the first one before the others were added;
-            // either way every instance is loaded exactly once at 08:00 and nothing else runs.
+            // On the virtual clock each add's first load runs before its answer, so they do not
+            // share a launch; every instance is loaded exactly once at 08:00 and nothing else runs.
             let launches = fixture.launches()
             #expect(launches.allSatisfy { $0.now == "2026-01-05T08:00:00Z" })
             #expect(launches.map(\.instances).reduce(0, +) == 3)

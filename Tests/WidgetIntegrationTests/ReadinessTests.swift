@@ -35,13 +35,13 @@ extension Integration {
 
         /// systemd always reads NOTIFY_SOCKET; a test harness or a wrapper may not. Its queue
         /// holds 10 datagrams, after which `sd_notify` blocks: before STATUS= was paced and
-        /// sent off the loop, the 11th status change stopped the scheduler loop for good.
+        /// sent off the loop, the 11th status change stopped the daemon's loop for good.
         @Test func anUnreadNotifySocketHoldsUpNothing() throws {
             let fixture = try DaemonFixture()
             try fixture.counterWidget()
             try fixture.start(clock: nil)
             // From here on nothing reads the notify socket. Every add changes STATUS=, and on
-            // the real clock the scheduler loop launches the first loads.
+            // the real clock the engine launches the first loads.
             var ids: [String] = []
             for _ in 0..<15 { ids.append(try fixture.add("test.counter")) }
             var loaded: Set<String> = []

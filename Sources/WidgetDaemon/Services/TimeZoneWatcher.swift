@@ -25,7 +25,7 @@ enum SystemTimeZone {
     }
 }
 
-/// Rings the scheduler loop when /etc/localtime is replaced or changed (`timedatectl
+/// Tells the engine when /etc/localtime is replaced or changed (`timedatectl
 /// set-timezone` swaps the link with a rename), so local times are recomputed at once
 /// rather than at the next wake-up. Watches /etc, since a rename replaces the link itself.
 enum TimeZoneWatcher {

@@ -2,7 +2,7 @@ import CSystemd
 import Foundation
 import Glibc
 
-/// Wakes the scheduler loop when the wall clock is set (NTP step, `date -s`, resume): the loop
+/// Wakes the engine when the wall clock is set (NTP step, `date -s`, resume): its timer
 /// sleeps on the monotonic clock towards wall-clock deadlines, so it must recompute them
 /// (semantics.md, Time 1). A `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_CANCEL_ON_SET`
 /// fails its read with ECANCELED on every such change.

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Sends STATUS= lines paced by `StatusThrottle`, from a queue of its own. `sd_notify`
 /// blocks when nothing reads `NOTIFY_SOCKET` and its datagram queue is full
-/// (net.unix.max_dgram_qlen, 10 by default); that must hold up neither the scheduler loop
+/// (net.unix.max_dgram_qlen, 10 by default); that must hold up neither the engine's event loop
 /// nor a request, so `update` only records the text and schedules a flush.
 public final class StatusReporter: Sendable {
     private let throttle: Mutex<StatusThrottle>
