@@ -327,6 +327,8 @@ public final class SQLiteStateStore: StateStore {
                 id: id, kind: kind, family: family, configuration: configuration,
                 created: Date(timeIntervalSince1970: row[4])))
         }
+        // Most instances have a timeline: the dictionary is made its size at once, not grown by doubling.
+        state.timelines.reserveCapacity(state.instances.count)
         // One pass over each head joined with its entries in order: a timeline is complete
         // when the instance changes, so no entry waits in a side table.
         var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?

@@ -165,18 +165,24 @@ extension DaemonState {
     /// when descriptors are read again): what providers receive always fits the schema they
     /// declare. Returns the instances to store again, with a note for each.
     mutating func normalizeConfigurations() -> (changes: [StoreChange], notes: [Note]) {
-        var changes: [StoreChange] = []
-        var notes: [Note] = []
-        for record in instances.inPlacementOrder {
+        var changed: [WidgetInstance] = []
+        for record in instances.records.values {
             guard let schema = descriptors[record.kind]?.intent else { continue }
             let normalized = schema.normalized(record.instance.configuration, family: record.instance.family)
             guard normalized != record.instance.configuration else { continue }
-            instances.update(record.id) { $0.instance.configuration = normalized }
-            if let updated = instances[record.id] { changes.append(.putInstance(updated.instance)) }
+            var instance = record.instance
+            instance.configuration = normalized
+            changed.append(instance)
+        }
+        // Only the changed ones are put in order (a restart may hold a million records).
+        changed.sort { ($0.created, $0.id) < ($1.created, $1.id) }
+        var notes: [Note] = []
+        for instance in changed {
+            instances.update(instance.id) { $0.instance.configuration = instance.configuration }
             notes.append(Note(
                 level: .notice, message: "configuration updated to its descriptor",
-                metadata: ["instance": record.id, "kind": record.kind]))
+                metadata: ["instance": instance.id, "kind": instance.kind]))
         }
-        return (changes, notes)
+        return (changed.map { .putInstance($0) }, notes)
     }
 }

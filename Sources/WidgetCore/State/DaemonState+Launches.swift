@@ -124,10 +124,7 @@ extension DaemonState {
                 let policyDue = policyDue(for: record.kind, timeline, receivedAt: receivedAt, fromProvider: true)
                 plan.effect { state in
                     state.forgetRequest(id, consumed: consumed)
-                    state.instances.update(id) { record in
-                        record.lastError = nil
-                        record.failures = nil
-                    }
+                    state.instances.update(id) { $0.failures = nil }
                     state.install(timeline, for: id, receivedAt: receivedAt, history: history, policyDue: policyDue)
                     state.scheduler.completed(id, policyDue: policyDue)
                 }
@@ -141,10 +138,7 @@ extension DaemonState {
                 // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
                 let retry = receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
                 plan.effect { state in
-                    state.instances.update(id) { record in
-                        record.lastError = message
-                        record.failures = streak
-                    }
+                    state.instances.update(id) { $0.failures = streak }
                     state.scheduler.failed(id, policyDue: policy, retryAt: retry)
                 }
             }
