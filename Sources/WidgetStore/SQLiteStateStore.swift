@@ -37,6 +37,14 @@ public final class SQLiteStateStore: StateStore {
                 throw StoreError("\(file) is not writable (\(StoreError.errnoName(errno)))", kind: .notWritable)
             }
         }
+        // SQLite may open a full file system without complaint (a WAL file kept from before
+        // takes the first writes) and then refuse the first change: a daemon that could not
+        // keep what it acknowledges stops now, with the exit status systemd does not retry.
+        if StoreError.isFull(directoryOf: path) {
+            throw StoreError(
+                "the file system holding \(path) is full (ENOSPC, no free blocks): free some space, then start widgetd again",
+                kind: .notWritable, cause: "full")
+        }
         // Read first, write after: opening a pool writes to the file (GRDB creates and drops
         // a table, and the last connection checkpoints), so a damaged file must be found
         // before that. The state read here is what the first `load()` returns.
@@ -61,6 +69,10 @@ public final class SQLiteStateStore: StateStore {
     /// the WAL into the file, so the next start reads one file and needs no room to recover.
     public func close() {
         commits.waitUntilWritten()
+        // The pool closes its writer before its read-only readers, so the last connection to
+        // close cannot checkpoint: fold the WAL in and truncate it here (best effort: on a
+        // full disk the file cannot grow to take it, and the WAL stays for the next start).
+        try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try? pool.close()
     }
 

@@ -96,7 +96,10 @@ extension Integration {
             #expect(fixture.ctl("clock", "advance", "6m").status == 0)
             #expect(fixture.ctl("--json", "timeline", counter).object["lastError"] as? String == nil)
 
-            // After a restart, exactly what was acknowledged.
+            // After a restart, exactly what was acknowledged. The WAL has grown back into the
+            // room freed above (it grows until a checkpoint, which needs room of its own), so
+            // the operator makes more before the restart; a full disk at start-up is below.
+            try disk.resize(to: "2m")
             #expect(fixture.stop() == 0)
             try fixture.start()
             #expect(Self.instances(fixture) == (acknowledged + [recovered]).sorted())

@@ -1,6 +1,7 @@
 import CSystemd
 import Foundation
 import Glibc
+import Testing
 
 /// A child started with posix_spawn, output appended to a log file. Foundation's `Process`
 /// is not used for long-lived children: it watches them through an inherited socket, and a
@@ -8,6 +9,7 @@ import Glibc
 /// reaper thread block in `wait4`, hanging every other `Process` in the test run.
 final class ChildProcess {
     let processIdentifier: pid_t
+    private let executable: String
     private var status: Int32?
 
     init(_ executable: String, _ arguments: [String], environment: [String: String], logPath: String) throws {
@@ -42,6 +44,7 @@ final class ChildProcess {
         let result = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
         guard result == 0 else { throw FixtureError("cannot start \(executable): \(String(cString: strerror(result)))") }
         processIdentifier = pid
+        self.executable = (executable as NSString).lastPathComponent
     }
 
     deinit {
@@ -61,11 +64,30 @@ final class ChildProcess {
         return true
     }
 
-    func waitUntilExit() {
+    /// Waits for the child to exit, at most `seconds`: one that has not exited by then is
+    /// killed and the test fails naming it, so a child that hangs fails the suite instead of
+    /// holding it up.
+    func waitUntilExit(within seconds: Double = 120) {
         guard status == nil else { return }
         var raw: Int32 = 0
+        let end = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let result = waitpid(processIdentifier, &raw, WNOHANG)
+            if result == processIdentifier {
+                status = raw
+                return
+            }
+            if result < 0 && errno != EINTR {
+                status = raw
+                return
+            }
+            if ContinuousClock.now >= end { break }
+            usleep(2_000)
+        }
+        kill(processIdentifier, SIGKILL)
         while waitpid(processIdentifier, &raw, 0) < 0 && errno == EINTR {}
         status = raw
+        Issue.record("\(executable) (pid \(processIdentifier)) did not exit within \(Int(seconds)) s and was killed")
     }
 
     /// The exit code, or 128 + signal when killed by one.

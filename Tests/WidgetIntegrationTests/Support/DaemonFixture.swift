@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A real `widgetd` on a temporary socket and state dir, driven by the real `widgetctl`.
 /// Everything lives under one temporary folder that is removed with the fixture.
@@ -170,6 +171,10 @@ final class DaemonFixture {
         ctl(arguments, stdin: stdin)
     }
 
+    /// Longer than any command of the suite takes on a loaded machine (a `clock advance` over
+    /// days of launches included).
+    static let ctlDeadline: Double = 300
+
     func ctl(_ arguments: [String], stdin: String? = nil, socket: String? = nil) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.widgetctl)
@@ -184,6 +189,14 @@ final class DaemonFixture {
         process.standardError = err
         process.standardInput = input
         do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)") }
+        // The deadline of every command: one that never answers fails the test, not hangs it.
+        let pid = process.processIdentifier
+        let overdue = DispatchWorkItem {
+            Issue.record("widgetctl \(arguments.joined(separator: " ")) did not finish within \(Int(Self.ctlDeadline)) s and was killed")
+            kill(pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.ctlDeadline, execute: overdue)
+        defer { overdue.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

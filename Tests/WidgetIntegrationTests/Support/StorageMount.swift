@@ -32,6 +32,11 @@ final class StorageMount {
 
     deinit { unmount() }
 
+    /// Gives the file system a new size (mount(8) syntax), as an operator making room would.
+    func resize(to size: String) throws {
+        try Self.mount(["-o", "remount,size=\(size)", path])
+    }
+
     func remount(readOnly: Bool) throws {
         try Self.mount(["-o", "remount,\(readOnly ? "ro" : "rw")", path])
     }
