@@ -166,7 +166,7 @@ extension DaemonState {
     /// declare. Returns the instances to store again, with a note for each.
     mutating func normalizeConfigurations() -> (changes: [StoreChange], notes: [Note]) {
         var changed: [WidgetInstance] = []
-        for record in instances.records.values {
+        for record in instances.all {
             guard let schema = descriptors[record.kind]?.intent else { continue }
             let normalized = schema.normalized(record.instance.configuration, family: record.instance.family)
             guard normalized != record.instance.configuration else { continue }

@@ -15,7 +15,7 @@ extension DaemonState {
 
     /// The instances `reloadAllTimelines()` reloads; from a kind's owner, those of `onlyKinds`.
     public func reloadAllTargets(onlyKinds: Set<String>?) -> [InstanceID] {
-        instances.records.values.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id).sorted()
+        instances.all.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id).sorted()
     }
 
     /// Makes `ids` due now (semantics.md, Reload policies 5): a `requested` reload under the

@@ -117,7 +117,7 @@ public struct DaemonState: Sendable {
     /// Indexes every instance again for donation matching (descriptors or configurations changed).
     mutating func rebuildMatchIndex() {
         matchIndex = MatchIndex()
-        for record in instances.records.values {
+        for record in instances.all {
             matchIndex.insert(record.instance, schema: descriptors[record.kind]?.intent)
         }
     }

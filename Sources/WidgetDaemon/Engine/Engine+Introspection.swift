@@ -22,7 +22,7 @@ extension Engine {
 
     func widgets(_ call: Call) {
         var counts: [String: Int] = [:]
-        for record in state.instances.records.values { counts[record.kind, default: 0] += 1 }
+        for record in state.instances.all { counts[record.kind, default: 0] += 1 }
         let widgets = state.descriptors.values.sorted { $0.kind < $1.kind }.map {
             WidgetKindInfo(descriptor: $0, instances: counts[$0.kind] ?? 0)
         }

@@ -34,6 +34,23 @@ import Testing
         #expect(book.count == 2)
     }
 
+    @Test func removingARecordKeepsEveryOtherOneFindable() {
+        var book = InstanceBook()
+        for id in ["a", "b", "c", "d"] { book.put(record(id)) }
+        book.remove("a")  // the last record moves into its place
+        book.remove("nobody")
+        #expect(book.count == 3)
+        #expect(book["a"] == nil)
+        for id in ["b", "c", "d"] { #expect(book[id]?.id == id) }
+        book.update("d") { $0.visible = true }
+        #expect(book["d"]?.visible == true)
+        book.put(record("a"))
+        book.remove("d")
+        #expect(Set(book.all.map(\.id)) == ["a", "b", "c"])
+        #expect(book.visible.isEmpty)
+        for id in ["a", "b", "c"] { #expect(book[id]?.id == id) }
+    }
+
     @Test func theStackBookKnowsWhichStacksHoldAnInstance() {
         var book = StackBook()
         book.put(StackState(name: "work", instances: ["a", "b"]))
