@@ -82,6 +82,8 @@ public final class SQLiteStateStore: StateStore {
     static func readOnlyLoad(path: String) throws -> PersistedState? {
         var configuration = Configuration()
         configuration.readonly = true
+        // Every page is read once: mapped, they are not copied from the page cache first.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             return try queue.read { db in
