@@ -17,6 +17,8 @@ extension Integration {
             process.standardError = output
             let start = Date()
             try process.run()
+            let overdue = process.deadline(600, "scripts/provider-sandbox")
+            defer { overdue.end() }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             print(text, terminator: "")

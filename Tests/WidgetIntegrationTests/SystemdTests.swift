@@ -92,6 +92,8 @@ extension Integration {
             process.standardOutput = output
             process.standardError = output
             try process.run()
+            let overdue = process.deadline(300, "scripts/verify-units")
+            defer { overdue.end() }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(text)")

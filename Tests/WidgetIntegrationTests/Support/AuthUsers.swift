@@ -77,6 +77,8 @@ final class AuthUsers {
             return (DaemonFixture.Result(status: -1, stdout: "", stderr: "\(error)"), 0)
         }
         let pid = process.processIdentifier
+        let overdue = process.deadline(DaemonFixture.ctlDeadline, "widgetctl \(arguments.joined(separator: " ")) as \(user.name)")
+        defer { overdue.end() }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -107,6 +109,8 @@ final class AuthUsers {
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let overdue = process.deadline(60, "\(tool) \(arguments.joined(separator: " "))")
+        defer { overdue.end() }
         let message = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         if process.terminationStatus != 0, !allowFailure {

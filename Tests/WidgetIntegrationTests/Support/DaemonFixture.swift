@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A real `widgetd` on a temporary socket and state dir, driven by the real `widgetctl`.
 /// Everything lives under one temporary folder that is removed with the fixture.
@@ -190,13 +189,8 @@ final class DaemonFixture {
         process.standardInput = input
         do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)") }
         // The deadline of every command: one that never answers fails the test, not hangs it.
-        let pid = process.processIdentifier
-        let overdue = DispatchWorkItem {
-            Issue.record("widgetctl \(arguments.joined(separator: " ")) did not finish within \(Int(Self.ctlDeadline)) s and was killed")
-            kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.ctlDeadline, execute: overdue)
-        defer { overdue.cancel() }
+        let overdue = process.deadline(Self.ctlDeadline, "widgetctl \(arguments.joined(separator: " "))")
+        defer { overdue.end() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()

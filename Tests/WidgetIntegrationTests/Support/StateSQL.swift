@@ -15,6 +15,8 @@ enum StateSQL {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let overdue = process.deadline(60, "sqlite3 '\(sql)'")
+        defer { overdue.end() }
         // sqlite3's messages are short: stdout is read to its end first without risk.
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -82,6 +82,8 @@ final class StorageMount {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        let overdue = process.deadline(60, "\(executable) \(arguments.joined(separator: " "))")
+        defer { overdue.end() }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
