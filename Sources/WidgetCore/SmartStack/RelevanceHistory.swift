@@ -129,8 +129,9 @@ public struct RelevanceHistory: Sendable, Hashable {
         }
         if let current, current.score > 0, window.isFinite {
             let start = now.addingTimeInterval(-window)
-            let leaving = (settled + timeline).filter { $0.date > start && $0.date <= now && $0.score > current.score }
-                .map { $0.date.addingTimeInterval(window) }
+            // Samples are in date order: the first higher score in the window leaves it first.
+            let higher = { (sample: RelevanceSample) in sample.date > start && sample.date <= now && sample.score > current.score }
+            let leaving = [settled.first(where: higher), timeline.first(where: higher)].compactMap { $0?.date.addingTimeInterval(window) }
             if let first = leaving.min(), first > now { candidates.append(first) }
         }
         return candidates.min()

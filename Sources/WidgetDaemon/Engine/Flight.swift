@@ -18,23 +18,15 @@ struct Attempt {
     /// what comes due after it (a request another client made while it ran) is that
     /// request's own work.
     let launchSettlement: Settlement?
+}
 
+extension Attempt {
+    /// A request's step: whoever waits for its consequences waits for its launches too.
     init(
         make: @escaping () throws(RPCError) -> Plan, applied: @escaping () -> Void, refused: @escaping (Refusal) -> Void,
         settlement: Settlement?
     ) {
         self.init(make: make, applied: applied, refused: refused, settlement: settlement, launchSettlement: settlement)
-    }
-
-    init(
-        make: @escaping () throws(RPCError) -> Plan, applied: @escaping () -> Void, refused: @escaping (Refusal) -> Void,
-        settlement: Settlement?, launchSettlement: Settlement?
-    ) {
-        self.make = make
-        self.applied = applied
-        self.refused = refused
-        self.settlement = settlement
-        self.launchSettlement = launchSettlement
     }
 }
 
