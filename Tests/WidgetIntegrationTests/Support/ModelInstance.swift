@@ -60,7 +60,7 @@ struct ModelInstance: Sendable {
     }
 
     /// Duplicate requests collapse: the one that can run first stays, an exempt one at equal
-    /// times (the daemon's code; the README says only that they collapse into one).
+    /// times (the daemon's code; docs/overview.md says only that they collapse into one).
     mutating func ask(_ reason: ModelReason, at now: Seconds) {
         if let old = request {
             let oldDue = due(old.reason, wanted: old.wanted)

@@ -8,8 +8,8 @@ struct ModelStack: Sendable {
     var userChoice: String?
     var smartRotate: Bool
     /// Unset until Smart Rotate, a swipe or a removal first puts something on top: the top an
-    /// `add` puts into an empty stack has no dwell to wait out (the daemon's code; the README's
-    /// session shows the rotation at once).
+    /// `add` puts into an empty stack has no dwell to wait out (the daemon's code; the session in
+    /// docs/smart-stacks.md shows the rotation at once).
     var topSince: Seconds?
     var holdUntil: Seconds?
     /// Smart Rotate's rotations, for the hourly cap.
@@ -54,7 +54,7 @@ struct ModelStack: Sendable {
         var hasSignal: Bool { eligible && rank > 0.05 }
     }
 
-    /// Decides the top at `now` (README, "Rotation"): the best eligible instance with a
+    /// Decides the top at `now` (docs/smart-stacks.md, "Rotation"): the best eligible instance with a
     /// signal rotates in when it beats the top by the margin, the top has been shown the
     /// minimum dwell, fewer than the hourly cap rotations were made in the last hour and no
     /// user hold is active; with no signal anywhere the top goes back to the user's choice
@@ -131,7 +131,7 @@ struct ModelDonation: Equatable, Sendable {
 }
 
 enum ModelAffinity {
-    /// Donation affinity at `now` (README, "Donation affinity"): each matching donation counts
+    /// Donation affinity at `now` (docs/smart-stacks.md, "Donation affinity"): each matching donation counts
     /// from the 15-minute slot after its date, as a Gaussian of the time-of-day distance
     /// (sigma 1.5 h) times 1 on the same kind of day, else 0.25, times a recency factor halving
     /// every 14 days; the sum is squashed by 1 - exp(-sum/3). `donations` come oldest first.

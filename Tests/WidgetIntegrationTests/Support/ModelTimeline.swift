@@ -31,7 +31,7 @@ enum ModelPolicy: Equatable, Sendable {
     }
 }
 
-/// A timeline as the rules read it (README, "What widgetd does").
+/// A timeline as the rules read it (docs/overview.md).
 struct ModelTimeline: Equatable, Sendable {
     private(set) var entries: [ModelEntry]
     var policy: ModelPolicy
@@ -75,7 +75,7 @@ struct ModelSample: Equatable, Sendable {
     var duration: Seconds
 }
 
-/// An instance's relevance over time (README, "Smart Stacks"): the current timeline's scores,
+/// An instance's relevance over time (docs/smart-stacks.md): the current timeline's scores,
 /// and what is left of earlier timelines.
 struct ModelRelevance: Equatable, Sendable {
     /// Earlier timelines' scores that can still be the best of a window: each scores higher

@@ -1,4 +1,4 @@
-/// A reference model of widgetd's rules, written from the README for clarity, not speed:
+/// A reference model of widgetd's rules, written from docs/ for clarity, not speed:
 /// arrays and loops, no heaps, no code shared with the daemon. It predicts, after every
 /// operation, each instance's current entry, its pending reload, its budget and each
 /// stack's top.
