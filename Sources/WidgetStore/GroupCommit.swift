@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Group commit: submissions that arrive while a transaction is being written wait and are
@@ -29,8 +28,8 @@ final class GroupCommit<Work: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let writer: Writer
-    /// Writes block on SQLite and fsync, so they run here rather than on Swift's cooperative pool.
-    private let queue = DispatchQueue(label: "widgetd.store.group-commit")
+    /// Writes block on SQLite and fsync, so they run here rather than on the event loop.
+    private let thread = WorkerThread(name: "widgetd-commit")
 
     init(writer: @escaping Writer) {
         self.writer = writer
@@ -50,7 +49,7 @@ final class GroupCommit<Work: Sendable>: Sendable {
             state.writing = true
             return true
         }
-        if start { queue.async { self.drain() } }
+        if start { thread.async { self.drain() } }
     }
 
     func submit(_ work: Work) async throws {
@@ -61,8 +60,8 @@ final class GroupCommit<Work: Sendable>: Sendable {
 
     /// Waits until every submission so far has been written.
     func waitUntilWritten() {
-        queue.sync {}
-        while state.withLock({ $0.writing }) { queue.sync {} }
+        thread.waitUntilIdle()
+        while state.withLock({ $0.writing }) { thread.waitUntilIdle() }
     }
 
     /// Writes groups until nobody is waiting. Whoever arrives during a write joins the next group.

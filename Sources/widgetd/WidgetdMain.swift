@@ -6,6 +6,8 @@ enum WidgetdMain {
     static func main() async {
         // First, before any other thread allocates (see MallocArenas).
         MallocArenas.apply()
+        // Then, before any task runs: every task goes to the daemon's one event loop.
+        DaemonExecutor.install()
         await WidgetdCommand.main(nil)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 import WidgetCore
@@ -39,11 +38,13 @@ struct Daemon {
             logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
         }
         let store = try SQLiteStateStore(directory: options.stateDirectory)
-        // One event loop, like Redis's: the engine, every connection and the timer run on it,
-        // so a request reaches the engine without a hop. Stores and provider launches block
-        // on threads of their own.
-        let loopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = loopGroup.next()
+        // One event loop, like Redis's: the engine, every connection, the timer and every task
+        // run on it, so a request reaches the engine without a hop. Stores and provider
+        // launches block on threads of their own.
+        if !DaemonExecutor.isInstalled {
+            logger.warning("tasks run on libdispatch's pool, whose monitor wakes the daemon every second")
+        }
+        let loop = DaemonExecutor.loop
         let engine = Engine(
             loop: loop, store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders),
             settings: settings, catalog: catalog,
@@ -91,7 +92,6 @@ struct Daemon {
         if !notifier.drain(timeout: .seconds(2)) {
             logger.warning("NOTIFY_SOCKET is not being read; exiting without the last notifications")
         }
-        try? await loopGroup.shutdownGracefully()
         store.close()
         logger.info("widgetd stopped")
     }

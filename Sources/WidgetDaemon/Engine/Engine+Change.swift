@@ -6,12 +6,14 @@ extension Engine {
     /// Makes the change a request asks for and answers it once the change is applied (on the
     /// virtual clock, once what it made due now has happened too). `make` works out the plan,
     /// with whatever the answer needs from planning; it runs again if the plan had to wait.
+    /// `applyFirst`: what it makes due starts before it is stored (see `Attempt.applyFirst`).
     func change<Made, Result: Encodable>(
-        _ call: Call, _ make: @escaping () throws(RPCError) -> (Plan, Made), answer: @escaping (Made) -> Result
+        _ call: Call, applyFirst: Bool = false, _ make: @escaping () throws(RPCError) -> (Plan, Made),
+        answer: @escaping (Made) -> Result
     ) {
         let settlement = clock.isVirtual ? Settlement() : nil
         var made: Made?
-        attempt(Attempt(
+        var attempt = Attempt(
             make: { () throws(RPCError) in
                 let (plan, value) = try make()
                 made = value
@@ -22,7 +24,9 @@ extension Engine {
                 call.succeed(answer(made), after: settlement)
             },
             refused: { refusal in call.fail(refusal.error, after: settlement) },
-            settlement: settlement))
+            settlement: settlement)
+        attempt.applyFirst = applyFirst
+        self.attempt(attempt)
     }
 
     /// `change` for a plan that carries nothing else for the answer.

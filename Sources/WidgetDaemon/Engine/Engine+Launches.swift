@@ -99,6 +99,19 @@ extension Engine {
             },
             settlement: settlement, launchSettlement: nil)
         attempt.onApply = { self.launches.applying -= 1 }
+        // The answer is shown and told at once; its commit follows in the group commit.
+        attempt.applyFirst = true
+        attempt.unsaved = { error in
+            // Shown but not stored: the request that asked for it is still stored, so a restart
+            // fetches it again; until then it is retried like a failed launch.
+            let failed = MemberOutcome.failed("state not saved: \(error)", cause: "storage")
+            self.apply(self.state.planLaunchResult(
+                launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false,
+                evaluate: evaluate))
+            self.settle(settlement, launching: nil)
+            settlement?.end()
+            self.launchApplied()
+        }
         self.attempt(attempt)
     }
 

@@ -9,6 +9,7 @@ extension Engine {
     /// Makes a change: plans it against the state as stored, stores the plan, applies it,
     /// tells subscribers, carries out what it made due, and reports back. A plan that touches
     /// what a plan being stored touches waits, and is planned again once that one is applied.
+    /// An `applyFirst` attempt is applied and carried out before it is stored (see `Attempt`).
     func attempt(_ attempt: Attempt) {
         let plan: Plan
         do {
@@ -28,10 +29,20 @@ extension Engine {
             attempt.applied()
             return
         }
-        flight.ledger.hold(plan)
+        // Applied first: memory runs ahead of the store, in the order the store will follow
+        // (one queue of commits), so it needs nothing held; what a later plan builds on it is
+        // stored after it.
+        let applyFirst = attempt.applyFirst && storageFault == nil
+        if applyFirst {
+            apply(plan)
+            attempt.onApply?()
+            settle(attempt.settlement, launching: attempt.launchSettlement)
+        } else {
+            flight.ledger.hold(plan)
+        }
         flight.lastTicket += 1
         let ticket = flight.lastTicket
-        flight.storing[ticket] = (plan, attempt)
+        flight.storing[ticket] = (plan, attempt, applyFirst)
         // Plans made while the loop handles one round of reads go to the store together, at the
         // end of the round, so they share a transaction and its sync.
         if flight.outbox.isEmpty {
@@ -60,15 +71,20 @@ extension Engine {
 
     /// The store has committed (or refused) a plan.
     private func stored(_ ticket: UInt64, _ result: Result<Void, any Error>) {
-        guard let (plan, attempt) = flight.storing.removeValue(forKey: ticket) else { return }
-        flight.ledger.release(plan)
+        guard let (plan, attempt, applied) = flight.storing.removeValue(forKey: ticket) else { return }
+        if !applied { flight.ledger.release(plan) }
         switch result {
         case .success:
             storageWorked()
-            apply(plan)
-            attempt.onApply?()
-            settle(attempt.settlement, launching: attempt.launchSettlement)
+            if !applied {
+                apply(plan)
+                attempt.onApply?()
+                settle(attempt.settlement, launching: attempt.launchSettlement)
+            }
             attempt.applied()
+        case .failure(let error) where applied:
+            storageFailed(error)
+            if let unsaved = attempt.unsaved { unsaved(error) } else { attempt.refused(.notStored(error)) }
         case .failure(let error):
             // Nothing of the plan is applied: memory keeps matching the store.
             storageFailed(error)

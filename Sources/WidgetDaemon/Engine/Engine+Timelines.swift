@@ -28,8 +28,9 @@ extension Engine {
     }
 
     /// `reloadTimelines(ofKind:)` for each kind; an unknown kind refuses the whole request.
+    /// The launch starts while the request is being stored; the answer waits for the store.
     func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Call) {
-        change(call, { () throws(RPCError) in
+        change(call, applyFirst: true, { () throws(RPCError) in
             let ids = try self.checked { () throws(StateError) in try self.state.reloadTargets(kinds: params.kinds) }
             return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
         }, answer: { ids in ReloadResult(instances: ids) })
@@ -37,7 +38,7 @@ extension Engine {
 
     /// `reloadAllTimelines()`; from a kind's owner, of the kinds in its scope.
     func reloadAllTimelines(_ params: ReloadAllParams, _ call: Call) {
-        change(call, { () throws(RPCError) in
+        change(call, applyFirst: true, { () throws(RPCError) in
             let ids = self.state.reloadAllTargets(onlyKinds: call.scope)
             return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
         }, answer: { ids in ReloadResult(instances: ids) })

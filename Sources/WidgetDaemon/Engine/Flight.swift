@@ -18,6 +18,15 @@ struct Attempt {
     /// what comes due after it (a request another client made while it ran) is that
     /// request's own work.
     let launchSettlement: Settlement?
+    /// Applied, told and carried out as soon as it is planned, and stored after; `applied`
+    /// still runs only once it is stored. For the changes on a launch's path (a reload
+    /// request, a provider's answer), whose store rows a restart can do without: a request
+    /// not yet stored was not yet answered, and a timeline not yet stored is fetched again,
+    /// because the request that asked for it stays stored until the timeline is. While
+    /// writes fail, such changes are stored first like the others.
+    var applyFirst = false
+    /// An applied-first change the store then refused (`refused` otherwise).
+    var unsaved: ((any Error) -> Void)? = nil
 }
 
 extension Attempt {
@@ -35,12 +44,13 @@ extension Attempt {
 struct Flight {
     var ledger = ChangeLedger()
     var waiting: [Attempt] = []
-    var storing: [UInt64: (plan: Plan, attempt: Attempt)] = [:]
+    /// `applied`: applied before it was stored, so it holds nothing in the ledger.
+    var storing: [UInt64: (plan: Plan, attempt: Attempt, applied: Bool)] = [:]
     /// Plans of this round of the loop not yet handed to the store.
     var outbox: [(ticket: UInt64, changes: [StoreChange])] = []
     var lastTicket: UInt64 = 0
     /// Who waits for no plan to be stored or waiting.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    var isIdle: Bool { ledger.isIdle && waiting.isEmpty }
+    var isIdle: Bool { ledger.isIdle && waiting.isEmpty && storing.isEmpty }
 }

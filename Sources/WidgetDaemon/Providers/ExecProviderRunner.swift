@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// Runs providers as child processes. Each runs in its own process group, so a time-out or
-/// a too-long answer kills everything it started. The blocking I/O happens on dispatch
-/// threads, never on Swift's cooperative pool.
+/// a too-long answer kills everything it started. The blocking I/O happens on a thread of
+/// the launch's own, never on the event loop.
 public final class ExecProviderRunner: ProviderRunning {
     private let gate: LaunchGate
     private let live = Mutex<Set<pid_t>>([])
@@ -22,6 +22,7 @@ public final class ExecProviderRunner: ProviderRunning {
             // A thread of its own: libdispatch's global pool is sized to the cores and grows
             // slowly, which would delay launches well below the concurrency cap.
             Thread.detachNewThread {
+                Thread.current.name = "widgetd-launch"
                 continuation.resume(returning: self.runBlocking(invocation))
             }
         }

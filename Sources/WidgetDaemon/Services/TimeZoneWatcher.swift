@@ -40,6 +40,7 @@ enum TimeZoneWatcher {
             return false
         }
         Thread.detachNewThread {
+            Thread.current.name = "widgetd-zone"
             let size = 64 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
             while true {

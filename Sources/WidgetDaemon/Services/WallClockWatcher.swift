@@ -8,12 +8,13 @@ import Glibc
 /// fails its read with ECANCELED on every such change.
 enum WallClockWatcher {
     /// Starts a thread that calls `changed` after each wall-clock change; false when the
-    /// kernel offers no timerfd (the daemon then relies on its periodic watchdog wake-ups).
+    /// kernel offers no timerfd (a step is then noticed at the next wake-up).
     @discardableResult
     static func start(_ changed: @escaping @Sendable () -> Void) -> Bool {
         let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC))
         guard fd >= 0 else { return false }
         Thread.detachNewThread {
+            Thread.current.name = "widgetd-clock"
             var expirations: UInt64 = 0
             while true {
                 // Far in the future: only the cancellation matters.

@@ -1,29 +1,28 @@
 import CSystemd
 import Foundation
+import WidgetStore
 
 /// `sd_notify` for readiness, status, watchdog, reload and stop. A no-op when
 /// `NOTIFY_SOCKET` is unset, i.e. when not started by systemd (or a test posing as it).
 ///
-/// Every message is sent in order from a queue of its own. `sd_notify` blocks when nothing
+/// Every message is sent in order from a thread of its own. `sd_notify` blocks when nothing
 /// reads `NOTIFY_SOCKET` and its datagram queue is full (net.unix.max_dgram_qlen, 10 by
 /// default); STOPPING=1 sent inline then held up SIGTERM for good (found by
 /// HostileFramesTests, whose stand-in for systemd does not read). `drain(timeout:)` at exit
 /// gives the last messages their chance without waiting forever.
 public final class SystemdNotifier: Sendable {
-    private let queue = DispatchQueue(label: "widgetd.notify")
+    private let thread = WorkerThread(name: "widgetd-notify")
 
     public init() {}
 
     public func notify(_ assignments: String) {
-        queue.async { _ = sd_notify(0, assignments) }
+        thread.async { _ = sd_notify(0, assignments) }
     }
 
     /// Waits until every message so far is sent, or until `timeout` has passed.
     @discardableResult
     public func drain(timeout: Duration) -> Bool {
-        let sent = DispatchSemaphore(value: 0)
-        queue.async { sent.signal() }
-        return sent.wait(timeout: .now() + DispatchTimeInterval(timeout)) == .success
+        thread.waitUntilIdle(timeout: timeout)
     }
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+extension Integration {
+    /// A launch waits for no commit: it starts while its request is being stored, and its
+    /// answer is shown before the timeline is. A SIGKILL at either point loses nothing
+    /// acknowledged: the request stays stored until the timeline is, so a restart runs the
+    /// reload again.
+    @Suite struct LaunchCrashPoints {
+        /// Launch n of the provider waits for the file release<n>, then answers "run<n>".
+        private static func gatedFixture() throws -> (fixture: DaemonFixture, starts: String, release: String) {
+            let fixture = try DaemonFixture()
+            let starts = fixture.directory + "/starts"
+            let release = fixture.directory + "/release"
+            try fixture.provider("gated", """
+                #!/bin/sh
+                cat > /dev/null
+                n=$(cat "\(starts)" 2>/dev/null | wc -l)
+                echo "$$" >> "\(starts)"
+                while [ ! -e "\(release)$n" ]; do sleep 0.02; done
+                printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":"run%s"}],"policy":"never"}' "$n"
+                """)
+            try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100)
+            return (fixture, starts, release)
+        }
+
+        private static func count(_ path: String) -> Int {
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+
+        /// Polls `condition` every 20 ms for up to `seconds`; fails the test with `what` if it
+        /// never holds.
+        private static func await(_ what: String, within seconds: Double = 30, _ condition: () -> Bool) throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition() {
+                guard Date() < deadline else { throw FixtureError("waited \(seconds) s for \(what)") }
+                usleep(20_000)
+            }
+        }
+
+        private static func shown(_ fixture: DaemonFixture, _ id: String) -> String? {
+            (fixture.ctl("--json", "timeline", id).object["currentEntry"] as? [String: Any])?["content"] as? String
+        }
+
+        private static func release(_ base: String, _ n: Int) {
+            _ = FileManager.default.createFile(atPath: base + "\(n)", contents: nil)
+        }
+
+        private static func killProviders(_ starts: String) {
+            let pids = ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n")
+            for pid in pids.compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+        }
+
+        @Test func crashAfterTheRequestIsAnsweredRunsTheReloadAgain() throws {
+            let (fixture, starts, release) = try Self.gatedFixture()
+            defer { Self.killProviders(starts) }
+            try fixture.start(clock: nil, arguments: ["--no-budget"])
+            let id = try fixture.add("test.gated")
+            Self.release(release, 0)
+            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
+
+            #expect(fixture.ctl("reload", "test.gated").status == 0)
+            try Self.await("the reload's launch") { Self.count(starts) == 2 }
+            fixture.crash()
+            let database = fixture.stateDirectory + "/state.sqlite"
+            #expect(try StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: false) == ["1"])
+
+            Self.release(release, 1)
+            Self.release(release, 2)
+            try fixture.start(clock: nil, arguments: ["--no-budget"])
+            try Self.await("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
+            #expect(Self.count(starts) == 3)
+            try Self.await("the request deleted with the timeline's commit") {
+                (try? StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: true)) == ["0"]
+            }
+        }
+
+        @Test func crashAfterTheAnswerIsShownBeforeItIsStoredRunsTheReloadAgain() throws {
+            let (fixture, starts, release) = try Self.gatedFixture()
+            defer { Self.killProviders(starts) }
+            try fixture.start(clock: nil, arguments: ["--no-budget"])
+            let id = try fixture.add("test.gated")
+            Self.release(release, 0)
+            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
+            #expect(fixture.ctl("reload", "test.gated").status == 0)
+            try Self.await("the reload's launch") { Self.count(starts) == 2 }
+
+            // Another writer holds the database, so the answer's commit waits (up to the store's
+            // busy timeout of 5 s) while the answer is already shown.
+            let database = fixture.stateDirectory + "/state.sqlite"
+            let locked = fixture.directory + "/locked"
+            let holder = try fixture.launch(
+                "/usr/bin/sqlite3", [database, "BEGIN IMMEDIATE;", ".shell touch '\(locked)'; sleep 30"],
+                log: fixture.directory + "/sqlite3.log")
+            defer {
+                kill(holder.processIdentifier, SIGKILL)
+                holder.waitUntilExit()
+            }
+            try Self.await("sqlite3 to take the write lock") { FileManager.default.fileExists(atPath: locked) }
+            Self.release(release, 1)
+            try Self.await("the answer shown before its commit", within: 4) { Self.shown(fixture, id) == "run1" }
+            fixture.crash()
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+
+            #expect(try StateSQL.rows(database, "SELECT content FROM entry", readOnly: false) == [#""run0""#])
+            #expect(try StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: false) == ["1"])
+            Self.release(release, 2)
+            try fixture.start(clock: nil, arguments: ["--no-budget"])
+            try Self.await("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
+            #expect(Self.count(starts) == 3)
+        }
+    }
+}
