@@ -1,3 +1,4 @@
+import Glibc
 import Dispatch
 import Synchronization
 import Testing
@@ -65,5 +66,32 @@ import Testing
         release.signal()
         #expect(latestSent.wait(timeout: .now() + 30) == .success)
         #expect(sent.withLock { $0 } == ["first", "status 99"])
+    }
+
+    /// The daemon's send never blocks: a status due at once goes out from the caller (the
+    /// event loop), so it wakes no other thread; one held back by the pacing comes later.
+    @Test func aNonBlockingSendGoesOutFromTheCaller() {
+        let sent = Mutex<[(text: String, onCaller: Bool)]>([])
+        let paced = DispatchSemaphore(value: 0)
+        let caller = pthread_self()
+        let reporter = StatusReporter(interval: .milliseconds(200), sendsInline: true) { text in
+            sent.withLock { $0.append((text, pthread_equal(pthread_self(), caller) != 0)) }
+            if text == "second" { paced.signal() }
+        }
+        reporter.update("first")
+        #expect(sent.withLock { $0.map(\.text) } == ["first"])
+        reporter.update("second")
+        #expect(paced.wait(timeout: .now() + 30) == .success)
+        #expect(sent.withLock { $0.map(\.text) } == ["first", "second"])
+        #expect(sent.withLock { $0.map(\.onCaller) } == [true, false])
+    }
+
+    /// Nobody listens (no `NOTIFY_SOCKET`): nothing is sent and no thread is asked to.
+    @Test func anInactiveReporterSendsNothing() {
+        let sent = Mutex(0)
+        let reporter = StatusReporter(interval: .zero, active: false) { _ in sent.withLock { $0 += 1 } }
+        reporter.update("first")
+        reporter.update("second")
+        #expect(sent.withLock { $0 } == 0)
     }
 }

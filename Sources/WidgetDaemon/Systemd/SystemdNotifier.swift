@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import Synchronization
 import WidgetStore
 
 /// `sd_notify` for readiness, status, watchdog, reload and stop. A no-op when
@@ -12,11 +13,38 @@ import WidgetStore
 /// gives the last messages their chance without waiting forever.
 public final class SystemdNotifier: Sendable {
     private let thread = WorkerThread(name: "widgetd-notify")
+    /// Messages handed to the thread and not yet sent: a status sent straight away must not
+    /// overtake them.
+    private let queued = Mutex(0)
+    /// For `STATUS=` straight from the event loop, without waiting (nil without `NOTIFY_SOCKET`).
+    private let datagram: NotifyDatagram?
+    /// Whether anyone listens (`NOTIFY_SOCKET` is set): otherwise nothing is sent, and no
+    /// thread is woken to send it.
+    public let isActive: Bool
 
-    public init() {}
+    public init() {
+        let path = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
+        isActive = path != nil
+        datagram = path.flatMap(NotifyDatagram.init)
+    }
 
     public func notify(_ assignments: String) {
-        thread.async { _ = sd_notify(0, assignments) }
+        guard isActive else { return }
+        queued.withLock { $0 += 1 }
+        thread.async {
+            _ = sd_notify(0, assignments)
+            self.queued.withLock { $0 -= 1 }
+        }
+    }
+
+    /// `STATUS=` now, from the caller's thread, when the socket takes it without waiting;
+    /// otherwise in turn on the notifier's thread. The engine's loop sends its paced status
+    /// this way, so a status change wakes no other thread.
+    public func statusWithoutWaiting(_ text: String) {
+        guard isActive else { return }
+        let message = "STATUS=\(text)"
+        let sent = queued.withLock { count in count == 0 && datagram?.send(message) == true }
+        if !sent { notify(message) }
     }
 
     /// Waits until every message so far is sent, or until `timeout` has passed.
@@ -26,7 +54,6 @@ public final class SystemdNotifier: Sendable {
     }
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
-    public func status(_ text: String) { notify("STATUS=\(text)") }
     public func stopping() { notify("STOPPING=1\nSTATUS=stopping") }
     public func watchdog() { notify("WATCHDOG=1") }
 
@@ -43,5 +70,39 @@ public final class SystemdNotifier: Sendable {
         var microseconds: UInt64 = 0
         guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return nil }
         return .microseconds(Int64(microseconds / 2))
+    }
+}
+
+/// A non-blocking datagram socket to `NOTIFY_SOCKET` (a path, or `@name` in the abstract
+/// namespace), for messages that may be sent from the event loop.
+private final class NotifyDatagram: Sendable {
+    private let fd: Int32
+    private let address: [UInt8]
+
+    init?(path: String) {
+        var bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else { return nil }
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 } else { bytes.append(0) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count
+        self.address = withUnsafeBytes(of: &address) { Array($0.prefix(length)) }
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return nil }
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// False when the socket's queue is full (or the send failed otherwise).
+    func send(_ message: String) -> Bool {
+        let bytes = Array(message.utf8)
+        return address.withUnsafeBytes { address in
+            address.withMemoryRebound(to: sockaddr.self) { pointer in
+                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), pointer.baseAddress, socklen_t(address.count)) == bytes.count
+            }
+        }
     }
 }
