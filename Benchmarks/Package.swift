@@ -34,7 +34,8 @@ let package = Package(
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         // End-to-end over the real socket: requests against Redis (one JSON-RPC/RESP load
-        // generator for both), provider launches; and the report (RESULTS.md).
+        // generator for both), provider launches, wake-ups against deadlines; and the report
+        // (RESULTS.md).
         .executableTarget(
             name: "widgetd-load",
             dependencies: [
