@@ -12,6 +12,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     fuzzParamsScanners(input)
     fuzzDescriptor(input)
     fuzzTimeline(input)
+    fuzzProviderAnswer(input)
     return 0
 }
 
@@ -129,6 +130,43 @@ private func fuzzTimeline(_ data: Data) {
     guard again.entries.count == timeline.entries.count, (try? WidgetJSON.encoder.encode(again)) == encoded else {
         fatalError("timeline changed in a round trip: \(String(decoding: data, as: UTF8.self))")
     }
+}
+
+/// A provider's `timeline` answer, for a launch of one instance and of three: whatever the
+/// scan over the bytes reads, the reference path (`JSONDecoder` through a `JSONValue` tree)
+/// reads too, to the same bits, per-instance faults included.
+private func fuzzProviderAnswer(_ data: Data) {
+    for count in [1, 3] {
+        guard let scanned = data.withUnsafeBytes({ ProviderAnswer.scannedTimelines($0, count: count) }) else { continue }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let decoded = try? ProviderAnswer.decodedTimelines(from: data, count: count) else {
+            fatalError("the answer scan read what the reference path refuses: \(text)")
+        }
+        let a = answerText(scanned)
+        let b = answerText(decoded)
+        guard a == b else { fatalError("the answer scan and the reference path differ: \(a) against \(b) from \(text)") }
+    }
+}
+
+/// Everything the daemon takes from an answer, to the bit (`-0.0` is not `0.0` here).
+private func answerText(_ results: [Result<Timeline, ProviderAnswer.Fault>]) -> String {
+    results.map { result in
+        switch result {
+        case .failure(let fault): return "fault(\(fault.reason))"
+        case .success(let timeline):
+            let entries = timeline.entries.map { entry in
+                let relevance = entry.relevance.map { "\($0.score.bitPattern)/\($0.duration.bitPattern)" } ?? "-"
+                return "\(entry.date.timeIntervalSince1970.bitPattern) \(entry.contentJSON) \(relevance)"
+            }
+            let policy: String
+            switch timeline.policy {
+            case .atEnd: policy = "atEnd"
+            case .never: policy = "never"
+            case .after(let date): policy = "after \(date.timeIntervalSince1970.bitPattern)"
+            }
+            return "timeline(\(entries.joined(separator: "; ")) \(policy))"
+        }
+    }.joined(separator: "\n")
 }
 
 /// SwiftPM links an executable target's entry point under the name `<module>_main`; hand the

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetCore
+import WidgetProtocol
 
 /// The request of a one-instance verb: `snapshot`, `placeholder` or `options`.
 struct ProviderCall: Encodable {
