@@ -3,8 +3,9 @@ import GRDB
 import GRDBSQLite
 
 /// The rows of one query, stepped through SQLite's C interface and read from its column memory:
-/// a start-up reads millions of rows, and a GRDB `Row` per row converts every column into a
-/// Swift value first (a `String` per text, whether it is kept or not).
+/// a start-up reads millions of rows, and reading them through GRDB's `Row` makes a Swift
+/// value of each column read (a `String` per text: an allocation per entry's content, copied
+/// again into its timeline's buffer).
 ///
 /// Text is handed out as the bytes SQLite holds (valid only during the call); a `String` is
 /// made only where one is kept.
