@@ -42,7 +42,11 @@ let package = Package(
         // Durable state: GRDB over SQLite in WAL mode, with migrations.
         .target(
             name: "WidgetStore",
-            dependencies: ["WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "WidgetCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface: the start-up read steps its statements itself.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .systemLibrary(
             name: "CSystemd",

@@ -75,13 +75,14 @@ extension LimitSettings {
     /// The first limit `timeline` breaks (too many entries, or an entry's content too large),
     /// or nil when it fits.
     public func check(_ timeline: Timeline) -> LimitExceeded? {
-        let count = timeline.entries.count
+        let entries = timeline.entries
+        let count = entries.count
         if count > maxEntries {
             return LimitExceeded(
                 setting: "max-entries", max: maxEntries, what: "a timeline of \(count) entries, over \(maxEntries)", actual: count)
         }
-        for (index, entry) in timeline.entries.enumerated() {
-            let bytes = entry.contentJSON.utf8.count
+        for index in entries.indices {
+            let bytes = entries.withContentJSON(at: index) { $0.count }
             if bytes > maxEntryBytes {
                 return LimitExceeded(
                     setting: "max-entry-bytes", max: maxEntryBytes,

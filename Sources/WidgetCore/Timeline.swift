@@ -121,15 +121,41 @@ extension ReloadPolicy: Codable {
 
 /// Entries plus a reload policy. Entries are sorted by date on arrival; the sort is stable
 /// and, for equal dates, the later entry in the input wins (semantics.md, Timelines 1).
-public struct Timeline: Sendable, Hashable {
-    public private(set) var entries: [TimelineEntry]
-    public var policy: ReloadPolicy
+///
+/// Held as one buffer (`TimelineStorage`); `entries` reads `TimelineEntry` values out of it.
+public struct Timeline: Sendable {
+    private(set) var storage: TimelineStorage
 
     public init(entries: [TimelineEntry], policy: ReloadPolicy) {
-        self.entries = Timeline.normalised(entries)
-        self.policy = policy
+        let entries = Timeline.normalised(entries)
+        let hasRelevance = entries.contains { $0.relevance != nil }
+        let contentBytes = entries.reduce(0) { $0 + $1.contentJSON.utf8.count }
+        storage = TimelineStorage.make(
+            count: entries.count, contentBytes: contentBytes, hasRelevance: hasRelevance, policy: policy
+        ) { writer in
+            var end = 0
+            for (index, entry) in entries.enumerated() {
+                var content = entry.contentJSON
+                content.withUTF8 { writer.copyContent(from: UnsafeRawBufferPointer($0), at: end) }
+                end += content.utf8.count
+                writer.set(index, date: entry.date.timeIntervalSinceReferenceDate, end: end)
+                if hasRelevance { writer.set(index, relevance: entry.relevance) }
+            }
+        }
     }
 
+    init(storage: TimelineStorage) {
+        self.storage = storage
+    }
+
+    public var entries: TimelineEntries { TimelineEntries(storage: storage) }
+
+    public var policy: ReloadPolicy {
+        get { storage.policy }
+        set { storage = storage.replacingPolicy(newValue) }
+    }
+
+    /// Sorted by date, the last of equal dates kept.
     private static func normalised(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         // Already strictly increasing (the store's rows, most providers): nothing to do.
         if zip(entries, entries.dropFirst()).allSatisfy({ $0.date < $1.date }) { return entries }
@@ -152,12 +178,13 @@ public struct Timeline: Sendable, Hashable {
     /// The index of the entry shown at `now`: the greatest date <= now, or the first entry
     /// when all lie in the future. Nil only for an empty timeline.
     public func currentIndex(at now: Date) -> Int? {
-        guard !entries.isEmpty else { return nil }
+        let count = storage.count
+        guard count > 0 else { return nil }
         var low = 0
-        var high = entries.count
+        var high = count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].date <= now { low = mid + 1 } else { high = mid }
+            if storage.date(at: mid) <= now { low = mid + 1 } else { high = mid }
         }
         return max(low - 1, 0)
     }
@@ -169,9 +196,10 @@ public struct Timeline: Sendable, Hashable {
     /// The first entry date strictly after `now`: when the shown entry next changes.
     public func nextEntryDate(after now: Date) -> Date? {
         guard let index = currentIndex(at: now) else { return nil }
-        if entries[index].date > now { return entries[index].date }
+        let date = storage.date(at: index)
+        if date > now { return date }
         let next = index + 1
-        return next < entries.count ? entries[next].date : nil
+        return next < storage.count ? storage.date(at: next) : nil
     }
 
     /// The date the policy wants new data (semantics.md, Reload policies 1): the last entry's
@@ -179,10 +207,20 @@ public struct Timeline: Sendable, Hashable {
     /// nil for `never`.
     public func policyDate(receivedAt now: Date) -> Date? {
         switch policy {
-        case .atEnd: return entries.last?.date ?? now
+        case .atEnd: return storage.count > 0 ? storage.date(at: storage.count - 1) : now
         case .after(let date): return date
         case .never: return nil
         }
+    }
+}
+
+extension Timeline: Hashable {
+    public static func == (lhs: Timeline, rhs: Timeline) -> Bool {
+        lhs.storage.hasSameEntries(as: rhs.storage)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.hash(into: &hasher)
     }
 }
 
@@ -198,7 +236,7 @@ extension Timeline: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entries, forKey: .entries)
+        try container.encode(Array(entries), forKey: .entries)
         try container.encode(policy, forKey: .policy)
     }
 }

@@ -4,12 +4,15 @@ import Foundation
 public typealias InstanceID = String
 
 /// One placed widget: kind + family + configuration (WidgetKit's `WidgetInfo`).
+///
+/// `family`, one byte, is declared last so that it ends the value: a record can then put a
+/// field of its own in the padding after it.
 public struct WidgetInstance: Codable, Sendable, Hashable {
     public var id: InstanceID
     public var kind: String
-    public var family: WidgetFamily
     public var configuration: [String: JSONValue]
     public var created: Date
+    public var family: WidgetFamily
 
     public init(id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue], created: Date) {
         self.id = id

@@ -321,66 +321,7 @@ public final class SQLiteStateStore: StateStore {
     /// Every row the daemon keeps in memory, read in one transaction.
     static func loadState(_ db: Database, path: String) throws -> PersistedState {
         var state = PersistedState()
-        // Cursors and column indexes, not row dictionaries: a restart may read millions of rows.
-        // Kind names repeat across instances; one copy of each is kept.
-        var kinds: [String: String] = [:]
-        let instanceRows = try Row.fetchCursor(db, sql: "SELECT id, kind, family, configuration, created FROM instance ORDER BY created, id")
-        while let row = try instanceRows.next() {
-            let id: String = row[0]
-            let familyName: String = row[2]
-            guard let family = WidgetFamily(rawValue: familyName) else {
-                throw StoreError("instance \(id) has unknown family '\(familyName)' in \(path)")
-            }
-            let configurationText: String = row[3]
-            let configuration = configurationText == "{}"
-                ? [:] : try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(configurationText.utf8))
-            let kindName: String = row[1]
-            let kind = kinds[kindName] ?? kindName
-            kinds[kindName] = kind
-            state.instances.append(WidgetInstance(
-                id: id, kind: kind, family: family, configuration: configuration,
-                created: Date(timeIntervalSince1970: row[4])))
-        }
-        // Most instances have a timeline: the dictionary is made its size at once, not grown by doubling.
-        state.timelines.reserveCapacity(state.instances.count)
-        // One pass over each head joined with its entries in order: a timeline is complete
-        // when the instance changes, so no entry waits in a side table.
-        var pending: (id: InstanceID, policy: ReloadPolicy, receivedAt: Date, entries: [TimelineEntry])?
-        func finish() {
-            guard let done = pending else { return }
-            // Appending grew the array to the next power of two (8 slots for 5 entries);
-            // a timeline is held for as long as the daemon runs, so keep an exact copy.
-            let entries = done.entries.withUnsafeBufferPointer { Array($0) }
-            state.timelines[done.id] = StoredTimeline(
-                timeline: Timeline(entries: entries, policy: done.policy), receivedAt: done.receivedAt)
-        }
-        let timelineRows = try Row.fetchCursor(db, sql: """
-            SELECT t.instance, t.policy, t.policyDate, t.receivedAt, e.date, e.content, e.score, e.duration
-            FROM timeline t LEFT JOIN entry e ON e.instance = t.instance
-            ORDER BY t.instance, e.position
-            """)
-        while let row = try timelineRows.next() {
-            let id: String = row[0]
-            if pending?.id != id {
-                finish()
-                let policyName: String = row[1]
-                let policy: ReloadPolicy
-                switch (policyName, row[2] as Double?) {
-                case ("atEnd", _): policy = .atEnd
-                case ("never", _): policy = .never
-                case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
-                default: throw StoreError("timeline of \(id) has unknown policy '\(policyName)' in \(path)")
-                }
-                pending = (id, policy, Date(timeIntervalSince1970: row[3]), [])
-            }
-            // A timeline without entries joins one row whose entry columns are NULL.
-            guard let date = row[4] as Double? else { continue }
-            let score: Double? = row[6]
-            pending!.entries.append(TimelineEntry(
-                date: Date(timeIntervalSince1970: date), contentJSON: row[5],
-                relevance: score.map { EntryRelevance(score: $0, duration: row[7] ?? 0) }))
-        }
-        finish()
+        (state.instances, state.timelines) = try loadInstances(db, path: path)
         for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
             state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
         }

@@ -107,7 +107,7 @@ struct LimitSettingsTests {
     @Test func anEntryOverTheByteLimitIsNamed() throws {
         var limits = LimitSettings()
         limits.maxEntryBytes = 100
-        var entries = timeline(entries: 3, contentBytes: 50).entries
+        var entries = Array(timeline(entries: 3, contentBytes: 50).entries)
         entries[1].content = .object(["t": .string(String(repeating: "é", count: 50))])  // 2 bytes each
         let exceeded = try #require(limits.check(Timeline(entries: entries, policy: .atEnd)))
         #expect(exceeded.setting == "max-entry-bytes")

@@ -68,9 +68,9 @@ import WidgetCore
         // 5 is outscored by the later 9, and 4 by the later 6: they can never be a window's best.
         #expect(loaded.settledRelevance["a"] == [sample(60, 9), sample(150, 6)])
         #expect(loaded.settledRelevance["b"] == nil)
-        #expect(loaded.timelines["a"]?.timeline == timeline)
+        #expect(loaded.timeline(of: "a")?.timeline == timeline)
         // Restored with the timeline, it ranks as the JSON history did.
-        let restored = RelevanceHistory(settled: loaded.settledRelevance["a"] ?? [], timeline: loaded.timelines["a"]?.timeline)
+        let restored = RelevanceHistory(settled: loaded.settledRelevance["a"] ?? [], timeline: loaded.timeline(of: "a")?.timeline)
         let original = RelevanceHistory(samples: stored)
         for minutes in stride(from: 170.0, through: 400, by: 10) {
             #expect(restored.relative(at: t0 + minutes * 60, window: 86400) == original.relative(at: t0 + minutes * 60, window: 86400))

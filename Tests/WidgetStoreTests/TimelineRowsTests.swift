@@ -38,10 +38,10 @@ import WidgetCore
         }
         let loaded = try await SQLiteStateStore(directory: directory).load()
         for (id, timeline) in timelines {
-            #expect(loaded.timelines[id]?.timeline == timeline, "\(id)")
+            #expect(loaded.timeline(of: id)?.timeline == timeline, "\(id)")
         }
-        #expect(loaded.timelines["b"]?.receivedAt == t0 + 5)
-        #expect(loaded.timelines["a"]?.timeline.entries[0].content == .object(["n": .integer(1), "s": .string("ü \"q\"")]))
+        #expect(loaded.timeline(of: "b")?.receivedAt == t0 + 5)
+        #expect(loaded.timeline(of: "a")?.timeline.entries[0].content == .object(["n": .integer(1), "s": .string("ü \"q\"")]))
         #expect(loaded.instances.map(\.configuration) == Array(repeating: ["city": .string("Oslo")], count: 3))
     }
 
@@ -61,7 +61,7 @@ import WidgetCore
             }
         }
         let loaded = try await SQLiteStateStore(directory: directory).load()
-        #expect(loaded.timelines["a"]?.timeline == timeline)
-        #expect(loaded.timelines["a"]?.receivedAt == Date(timeIntervalSince1970: 10))
+        #expect(loaded.timeline(of: "a")?.timeline == timeline)
+        #expect(loaded.timeline(of: "a")?.receivedAt == Date(timeIntervalSince1970: 10))
     }
 }

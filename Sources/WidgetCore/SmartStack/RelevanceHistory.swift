@@ -68,7 +68,8 @@ public struct RelevanceHistory: Sendable, Hashable {
     /// score in force goes on until the new entries begin. What is left of the old timeline
     /// settles, and the new samples become the current timeline.
     public mutating func install(_ timeline: Timeline, at now: Date) {
-        let supersededFrom = timeline.entries.first.map(\.date).flatMap { $0 <= now ? $0 : nil }
+        let first = timeline.entries.isEmpty ? nil : timeline.entries.date(at: 0)
+        let supersededFrom = first.flatMap { $0 <= now ? $0 : nil }
         let gone = { (sample: RelevanceSample) in
             sample.date > now || (supersededFrom.map { sample.date >= $0 } ?? false)
         }
@@ -148,8 +149,9 @@ public struct RelevanceHistory: Sendable, Hashable {
     }
 
     private static func samples(of timeline: Timeline) -> [RelevanceSample] {
-        timeline.entries.compactMap { entry in
-            entry.relevance.map { RelevanceSample(date: entry.date, score: $0.score, duration: $0.duration) }
+        let entries = timeline.entries
+        return entries.indices.compactMap { index in
+            entries.relevance(at: index).map { RelevanceSample(date: entries.date(at: index), score: $0.score, duration: $0.duration) }
         }
     }
 }

@@ -166,11 +166,14 @@ extension DaemonState {
     /// declare. Returns the instances to store again, with a note for each.
     mutating func normalizeConfigurations() -> (changes: [StoreChange], notes: [Note]) {
         var changed: [WidgetInstance] = []
-        for record in instances.all {
-            guard let schema = descriptors[record.kind]?.intent else { continue }
-            let normalized = schema.normalized(record.instance.configuration, family: record.instance.family)
-            guard normalized != record.instance.configuration else { continue }
-            var instance = record.instance
+        let schemas = intentSchemas
+        // Only kinds with an intent have configurations to normalise: with none, a million
+        // records are not walked.
+        for index in schemas.isEmpty ? 0..<0 : instances.all.indices {
+            guard let schema = schemas[instances.all[index].kind] else { continue }
+            var instance = instances.all[index].instance
+            let normalized = schema.normalized(instance.configuration, family: instance.family)
+            guard normalized != instance.configuration else { continue }
             instance.configuration = normalized
             changed.append(instance)
         }

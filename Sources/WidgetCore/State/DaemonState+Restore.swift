@@ -4,37 +4,53 @@ extension DaemonState {
     /// Rebuilds the state from what the store holds (after any restart). Also returns what to
     /// store again in the background (configurations brought up to their descriptors, retention
     /// applied), which derives from the state, so nothing is lost if it is not stored.
-    public mutating func restore(_ persisted: PersistedState, at now: Date) -> (background: [StoreChange], notes: [Note]) {
-        instances.reserveCapacity(persisted.instances.count)
+    public mutating func restore(_ persisted: consuming PersistedState, at now: Date) -> (background: [StoreChange], notes: [Note]) {
+        var records: [InstanceRecord] = []
+        records.reserveCapacity(persisted.instances.count)
         scheduler.reserveCapacity(persisted.instances.count)
         let window = settings.rotation.relevanceWindow
-        for instance in persisted.instances {
+        // Most of these are empty: a million lookups in an empty dictionary still hash a million ids.
+        let (budgeted, requests) = (persisted.budgetedReloads, persisted.requests)
+        let (settled, lastVisible) = (persisted.settledRelevance, persisted.lastVisible)
+        // Kinds are few and repeat: each one's descriptor is looked up once, not per instance.
+        var kind: (name: String, hasProvider: Bool, providerKey: String)?
+        for (index, instance) in persisted.instances.enumerated() {
             var record = InstanceRecord(instance: instance)
-            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey(for: instance.kind))
-            if let dates = persisted.budgetedReloads[instance.id] {
+            if kind?.name != instance.kind {
+                kind = (instance.kind, hasProvider(instance.kind), providerKey(for: instance.kind))
+            }
+            let (_, hasProvider, providerKey) = kind!
+            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey)
+            if !budgeted.isEmpty, let dates = budgeted[instance.id] {
                 // Reloads stored after `now` (the clock went back while widgetd was down) count as made now.
                 scheduler.restoreHistory(instance.id, dates: dates.map { min($0, now) })
             }
-            if let stored = persisted.timelines[instance.id] {
+            // Taken, not copied: a copy would count a reference on every timeline's buffer.
+            let stored = index < persisted.timelines.count ? persisted.timelines[index].take() : nil
+            if let stored {
                 record.timeline = stored
-                var history = RelevanceHistory(settled: persisted.settledRelevance[instance.id] ?? [], timeline: stored.timeline)
-                history.prune(before: now.addingTimeInterval(-window), now: now)
-                record.relevance = history
-                scheduler.setPolicyDue(instance.id, policyDue(for: instance.kind, stored.timeline, receivedAt: stored.receivedAt))
+                let samples = settled.isEmpty ? [] : settled[instance.id] ?? []
+                var history = RelevanceHistory(settled: samples, timeline: stored.timeline)
+                if !history.isEmpty {
+                    history.prune(before: now.addingTimeInterval(-window), now: now)
+                    record.relevance = history
+                }
+                scheduler.setPolicyDue(instance.id, policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
             }
-            if hasProvider(instance.kind) {
-                if let request = persisted.requests[instance.id] {
+            if hasProvider {
+                if !requests.isEmpty, let request = requests[instance.id] {
                     scheduler.request(instance.id, reason: request.reason, at: request.wanted)
                     record.request = request
                     counters.request = max(counters.request, request.sequence)
-                } else if persisted.timelines[instance.id] == nil {
+                } else if stored == nil {
                     scheduler.request(instance.id, reason: .initial, at: now)
                 }
             }
-            record.lastVisible = persisted.lastVisible[instance.id]
-            instances.put(record)
+            if !lastVisible.isEmpty { record.lastVisible = lastVisible[instance.id] }
+            records.append(record)
         }
+        instances.put(contentsOf: records)
         var (background, notes) = normalizeConfigurations()
         rebuildMatchIndex()
         for donation in persisted.donations { donations.add(donation, calendar: calendar) }

@@ -99,7 +99,12 @@ public struct DaemonState: Sendable {
     /// once, forever when the budget is off; such a reload waits the minimum spacing (at least
     /// 1 s) after the launch that produced it.
     func policyDue(for kind: String, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
-        guard hasProvider(kind), let date = timeline.policyDate(receivedAt: receivedAt) else { return nil }
+        policyDue(hasProvider: hasProvider(kind), timeline, receivedAt: receivedAt, fromProvider: fromProvider)
+    }
+
+    /// `policyDue(for:…)` for a kind already known to have a provider or not.
+    func policyDue(hasProvider: Bool, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
+        guard hasProvider, let date = timeline.policyDate(receivedAt: receivedAt) else { return nil }
         if fromProvider && date <= receivedAt {
             return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
         }
@@ -117,9 +122,18 @@ public struct DaemonState: Sendable {
     /// Indexes every instance again for donation matching (descriptors or configurations changed).
     mutating func rebuildMatchIndex() {
         matchIndex = MatchIndex()
-        for record in instances.all {
-            matchIndex.insert(record.instance, schema: descriptors[record.kind]?.intent)
+        let schemas = intentSchemas
+        // Only instances of kinds with an intent are indexed; with none, a million records are not walked.
+        guard !schemas.isEmpty else { return }
+        for index in instances.all.indices {
+            guard let schema = schemas[instances.all[index].kind] else { continue }
+            matchIndex.insert(instances.all[index].instance, schema: schema)
         }
+    }
+
+    /// The intent schema of each kind that has one.
+    var intentSchemas: [String: IntentSchema] {
+        descriptors.compactMapValues(\.intent)
     }
 
     mutating func nextRequestSequence() -> Int64 {

@@ -3,13 +3,13 @@ import Foundation
 /// The records of every placed widget, with the two counts a status line needs kept as
 /// records change (a million records are not walked to answer `status`).
 ///
-/// Records sit side by side in one array, found through an id → position table: a dictionary
-/// of whole records keeps up to twice as many buckets as records (its load factor), each the
-/// size of a record, where the table's buckets hold only a position.
+/// Records sit side by side in one array, found through a table of positions that reads the
+/// ids from the records themselves (`PositionTable`): a dictionary of whole records keeps up to
+/// twice as many buckets as records (its load factor), each the size of a record.
 public struct InstanceBook: Sendable {
     /// Every record, in no particular order (a removal moves the last record into the gap).
     public private(set) var all: [InstanceRecord] = []
-    private var positions: [InstanceID: Int] = [:]
+    private var positions = PositionTable()
     /// Instances in the last `visible` report.
     public private(set) var visible: Set<InstanceID> = []
     /// Records with a timeline.
@@ -20,36 +20,77 @@ public struct InstanceBook: Sendable {
     public var count: Int { all.count }
 
     public subscript(id: InstanceID) -> InstanceRecord? {
-        positions[id].map { all[$0] }
+        position(of: id).map { all[$0] }
     }
 
-    public func contains(_ id: InstanceID) -> Bool { positions[id] != nil }
+    public func contains(_ id: InstanceID) -> Bool { position(of: id) != nil }
 
+    /// Room for `count` records in all, so that loading them grows nothing.
     public mutating func reserveCapacity(_ count: Int) {
         all.reserveCapacity(count)
-        positions.reserveCapacity(count)
+        do {
+            let records = all
+            positions.reserveCapacity(count) { records[Int($0)].id }
+        }
     }
 
     /// Inserts or replaces a record.
     public mutating func put(_ record: InstanceRecord) {
-        if let position = positions[record.id] {
+        if let position = position(of: record.id) {
             let old = all[position]
             all[position] = record
             account(old, record)
         } else {
-            positions[record.id] = all.count
             all.append(record)
+            do {
+                let records = all
+                positions.insert(record.id, at: all.count - 1) { records[Int($0)].id }
+            }
             account(nil, record)
         }
     }
 
+    /// Puts every record in order, as `put` one by one does; into an empty book (a restart),
+    /// the records are taken as they are and indexed in one pass.
+    public mutating func put(contentsOf records: consuming [InstanceRecord]) {
+        guard all.isEmpty else {
+            for record in records { put(record) }
+            return
+        }
+        all = records
+        var unique = true
+        do {
+            let records = all
+            positions.reserveCapacity(records.count) { records[Int($0)].id }
+            for position in records.indices {
+                unique = positions.insertIfAbsent(records[position].id, at: position) { records[Int($0)].id }
+                if !unique { break }
+            }
+        }
+        guard unique else {
+            // Two records for one id: the later replaces the earlier, as with `put`.
+            let records = all
+            all = []
+            positions = PositionTable()
+            for record in records { put(record) }
+            return
+        }
+        for record in all { account(nil, record) }
+    }
+
     @discardableResult
     public mutating func remove(_ id: InstanceID) -> InstanceRecord? {
-        guard let position = positions.removeValue(forKey: id) else { return nil }
+        guard let position = position(of: id) else { return nil }
+        // A second reference to the records only while the table reads them: changing `all`
+        // while it is held would copy the whole array.
+        do {
+            let records = all
+            positions.remove(id, at: position) { records[Int($0)].id }
+        }
         let last = all.count - 1
         if position != last {
             all.swapAt(position, last)
-            positions[all[position].id] = position
+            positions.move(all[position].id, from: last, to: position)
         }
         let old = all.removeLast()
         account(old, nil)
@@ -58,7 +99,7 @@ public struct InstanceBook: Sendable {
 
     /// Changes one record in place; nothing happens for an unknown id.
     public mutating func update(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
-        guard let position = positions[id] else { return }
+        guard let position = position(of: id) else { return }
         let hadTimeline = all[position].timeline != nil
         let wasVisible = all[position].visible
         change(&all[position])
@@ -68,6 +109,10 @@ public struct InstanceBook: Sendable {
         if record.visible != wasVisible {
             if record.visible { visible.insert(id) } else { visible.remove(id) }
         }
+    }
+
+    private func position(of id: InstanceID) -> Int? {
+        positions.position(of: id) { all[Int($0)].id }
     }
 
     /// Every record, placed first first (ties by id): the order `list` shows.

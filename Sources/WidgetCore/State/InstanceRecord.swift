@@ -2,33 +2,74 @@ import Foundation
 
 /// Everything the daemon knows about one placed widget, in one place: removing an instance
 /// removes its record, and nothing else needs to be kept in step.
+///
+/// A record is held per instance, a million of them, so it is kept small: what most instances
+/// never have (relevance, a stored request, matched donations, a failure streak) lives in one
+/// optional box, and the last time shown is a bare number.
 public struct InstanceRecord: Sendable, Hashable {
     public var instance: WidgetInstance
-    public var timeline: StoredTimeline?
-    /// Its relevance scores over time; empty for most instances.
-    public var relevance = RelevanceHistory()
-    /// The reload asked for and not yet carried out, as stored (so a restart carries it out).
-    public var request: StoredRequest?
-    /// In the last `visible` report of a host.
+    /// In the last `visible` report of a host. (Declared right after `instance`, it fills the
+    /// padding at the instance's end.)
     public var visible = false
-    /// When a host last showed it.
-    public var lastVisible: Date?
-    /// The donations its configuration matches, oldest first; kept only while the instance is
-    /// in a stack, where ranking reads them at every evaluation.
-    public var matched: [LocalDonation] = []
-    /// The run of identical provider failures it is in, if any: the last one's message is
-    /// `lastError`. Rare, so kept out of line (a record is held per instance, a million of them).
-    public var failures: FailureStreak? {
-        get { failureBox?.value }
-        set { failureBox = newValue.map(Boxed.init) }
-    }
-    private var failureBox: Boxed<FailureStreak>?
+    public var timeline: StoredTimeline?
+    /// Seconds since the reference date; -infinity when never shown (a value equal to itself,
+    /// unlike NaN, so records still compare equal).
+    private var lastVisibleSeconds = -Double.infinity
     /// The change number of the last `push` or `configure`: a provider answer to a launch that
     /// started before it answers an older question and is dropped.
     public var replaced: UInt64 = 0
+    private var rare: RareFields?
 
     public init(instance: WidgetInstance) {
         self.instance = instance
+    }
+
+    /// When a host last showed it.
+    public var lastVisible: Date? {
+        get { lastVisibleSeconds == -.infinity ? nil : Date(timeIntervalSinceReferenceDate: lastVisibleSeconds) }
+        set { lastVisibleSeconds = newValue?.timeIntervalSinceReferenceDate ?? -.infinity }
+    }
+
+    /// Its relevance scores over time; empty for most instances.
+    public var relevance: RelevanceHistory {
+        get { rare?.relevance ?? RelevanceHistory() }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.relevance
+            dropRareIfEmpty()
+        }
+    }
+
+    /// The reload asked for and not yet carried out, as stored (so a restart carries it out).
+    public var request: StoredRequest? {
+        get { rare?.request }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.request
+            dropRareIfEmpty()
+        }
+    }
+
+    /// The donations its configuration matches, oldest first; kept only while the instance is
+    /// in a stack, where ranking reads them at every evaluation.
+    public var matched: [LocalDonation] {
+        get { rare?.matched ?? [] }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.matched
+            dropRareIfEmpty()
+        }
+    }
+
+    /// The run of identical provider failures it is in, if any: the last one's message is
+    /// `lastError`.
+    public var failures: FailureStreak? {
+        get { rare?.failures }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.failures
+            dropRareIfEmpty()
+        }
     }
 
     /// Why the last reload failed, while the previous timeline is shown.
@@ -36,19 +77,53 @@ public struct InstanceRecord: Sendable, Hashable {
 
     public var id: InstanceID { instance.id }
     public var kind: String { instance.kind }
-}
 
-/// A value kept behind a reference: eight bytes where it is absent or shared.
-public final class Boxed<Value: Sendable & Hashable>: Sendable, Hashable {
-    public let value: Value
-
-    public init(_ value: Value) {
-        self.value = value
+    /// The box, made or copied first so that changing it changes no other record.
+    private mutating func uniqueRare() -> RareFields {
+        if rare == nil {
+            rare = RareFields()
+        } else if !isKnownUniquelyReferenced(&rare!) {
+            rare = rare!.copy()
+        }
+        return rare!
     }
 
-    public static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs.value == rhs.value }
+    private mutating func dropRareIfEmpty() {
+        if rare?.isEmpty == true { rare = nil }
+    }
+}
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
+/// The fields of a record that most instances never set, kept out of line.
+///
+/// Changed only through `InstanceRecord.uniqueRare()`, i.e. while no other record refers to it,
+/// so records sharing a box (copies) never see it change: that is why it may be Sendable.
+final class RareFields: @unchecked Sendable, Hashable {
+    var relevance = RelevanceHistory()
+    var request: StoredRequest?
+    var matched: [LocalDonation] = []
+    var failures: FailureStreak?
+
+    init() {}
+
+    var isEmpty: Bool { relevance.isEmpty && request == nil && matched.isEmpty && failures == nil }
+
+    func copy() -> RareFields {
+        let copy = RareFields()
+        copy.relevance = relevance
+        copy.request = request
+        copy.matched = matched
+        copy.failures = failures
+        return copy
+    }
+
+    static func == (lhs: RareFields, rhs: RareFields) -> Bool {
+        lhs.relevance == rhs.relevance && lhs.request == rhs.request && lhs.matched == rhs.matched && lhs.failures == rhs.failures
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(relevance)
+        hasher.combine(request)
+        hasher.combine(matched)
+        hasher.combine(failures)
     }
 }

@@ -37,8 +37,11 @@ public enum StoreChange: Sendable {
 
 /// Everything needed to rebuild the daemon after a restart.
 public struct PersistedState: Sendable {
+    /// In placement order (created, then id).
     public var instances: [WidgetInstance] = []
-    public var timelines: [InstanceID: StoredTimeline] = [:]
+    /// The timeline of each of `instances`, at the same index (nil: none); a restart looks up
+    /// nothing by id for a million of them.
+    public var timelines: [StoredTimeline?] = []
     /// Budgeted reload dates per instance, oldest first.
     public var budgetedReloads: [InstanceID: [Date]] = [:]
     public var requests: [InstanceID: StoredRequest] = [:]
@@ -49,6 +52,11 @@ public struct PersistedState: Sendable {
     public var lastVisible: [InstanceID: Date] = [:]
 
     public init() {}
+
+    /// The timeline stored for `id`: a walk through every instance, for tests and tools.
+    public func timeline(of id: InstanceID) -> StoredTimeline? {
+        instances.firstIndex { $0.id == id }.flatMap { $0 < timelines.count ? timelines[$0] : nil }
+    }
 }
 
 public struct StoredTimeline: Sendable, Hashable {

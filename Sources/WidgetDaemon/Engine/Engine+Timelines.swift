@@ -20,7 +20,7 @@ extension Engine {
         let now = self.now
         call.succeed(TimelineResult(
             instance: record.id, kind: record.kind, family: record.instance.family,
-            entries: stored?.timeline.entries ?? [], policy: stored?.timeline.policy,
+            entries: stored.map { Array($0.timeline.entries) } ?? [], policy: stored?.timeline.policy,
             currentIndex: stored?.timeline.currentIndex(at: now), currentEntry: stored?.timeline.currentEntry(at: now),
             nextEntryChange: stored?.timeline.nextEntryDate(after: now),
             nextReload: state.scheduler.pendingReload(for: record.id), receivedAt: stored?.receivedAt,

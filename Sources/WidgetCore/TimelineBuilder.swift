@@ -1,0 +1,67 @@
+import Foundation
+
+/// Makes timelines from entries given one at a time, content as bytes (the store's rows, read
+/// straight from SQLite's column memory): no `String` or `TimelineEntry` per entry, and one
+/// builder's buffers serve every timeline it makes.
+public struct TimelineBuilder: Sendable {
+    private var dates: [Double] = []
+    private var ends: [UInt32] = []
+    private var relevance: [EntryRelevance?] = []
+    private var content: [UInt8] = []
+    private var hasRelevance = false
+    private var increasing = true
+
+    public init() {}
+
+    public var isEmpty: Bool { dates.isEmpty }
+
+    public mutating func append(date: Date, contentJSON bytes: UnsafeRawBufferPointer, relevance entryRelevance: EntryRelevance?) {
+        precondition(content.count + bytes.count <= TimelineStorage.maxContentBytes, "a timeline's content is limited to 4 GiB")
+        let seconds = date.timeIntervalSinceReferenceDate
+        if let last = dates.last, !(last < seconds) { increasing = false }
+        dates.append(seconds)
+        content.append(contentsOf: bytes)
+        ends.append(UInt32(content.count))
+        relevance.append(entryRelevance)
+        if entryRelevance != nil { hasRelevance = true }
+    }
+
+    /// The timeline of the entries appended since the last one made, and starts afresh.
+    public mutating func make(policy: ReloadPolicy) -> Timeline {
+        defer { discard() }
+        // Out of order (a store edited by hand): sorted as any new timeline is.
+        guard increasing else { return Timeline(entries: madeEntries(), policy: policy) }
+        let storage = content.withUnsafeBytes { contentBytes in
+            TimelineStorage.make(count: dates.count, contentBytes: contentBytes.count, hasRelevance: hasRelevance, policy: policy) { writer in
+                writer.copyContent(from: contentBytes, at: 0)
+                for index in dates.indices {
+                    writer.set(index, date: dates[index], end: Int(ends[index]))
+                    if hasRelevance { writer.set(index, relevance: relevance[index]) }
+                }
+            }
+        }
+        return Timeline(storage: storage)
+    }
+
+    private func madeEntries() -> [TimelineEntry] {
+        content.withUnsafeBytes { contentBytes in
+            dates.indices.map { index in
+                let start = index == 0 ? 0 : Int(ends[index - 1])
+                return TimelineEntry(
+                    date: Date(timeIntervalSinceReferenceDate: dates[index]),
+                    contentJSON: String(decoding: UnsafeRawBufferPointer(rebasing: contentBytes[start..<Int(ends[index])]), as: UTF8.self),
+                    relevance: relevance[index])
+            }
+        }
+    }
+
+    /// Forgets the entries appended since the last timeline made.
+    public mutating func discard() {
+        dates.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        relevance.removeAll(keepingCapacity: true)
+        content.removeAll(keepingCapacity: true)
+        hasRelevance = false
+        increasing = true
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A timeline's entries in date order, read out of its buffer: each `TimelineEntry` (and its
+/// content's `String`) is made when it is read, so reading dates alone allocates nothing.
+public struct TimelineEntries: RandomAccessCollection, Sendable {
+    let storage: TimelineStorage
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+
+    public subscript(position: Int) -> TimelineEntry {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return TimelineEntry(
+            date: storage.date(at: position), contentJSON: storage.contentJSON(at: position),
+            relevance: storage.relevance(at: position))
+    }
+
+    /// The date of entry `position`, without making its content.
+    public func date(at position: Int) -> Date {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return storage.date(at: position)
+    }
+
+    /// The relevance of entry `position`, without making its content.
+    public func relevance(at position: Int) -> EntryRelevance? {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return storage.relevance(at: position)
+    }
+
+    /// The bytes of entry `position`'s content JSON, without making a `String`.
+    public func withContentJSON<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return try storage.withContent(at: position, body)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// One timeline's entries and policy in a single allocation: a daemon holds a timeline per
+/// instance, a million of them, and an array of entries with a `String` per content would cost
+/// one allocation, one header and malloc's rounding per entry. Immutable once made (a changed
+/// timeline is a new buffer), so it is shared between copies and threads without locking.
+///
+/// The bytes after the header, for `count` entries:
+///
+///     dates       count × 8   Double: seconds since the reference date (a `Date`'s own value)
+///     ends        count × 4   UInt32: where each entry's content ends, from the start of the content
+///     relevance   count × 16  (score, duration)   } only when some entry has relevance
+///     flags       count × 1   1: the entry has it }
+///     content     every entry's content JSON, one after the other
+///
+/// Fields are read and written unaligned: the header's size fixes where the bytes start.
+///
+/// Sendable although `ManagedBuffer` is not: the buffer is written only by `make`, before the
+/// storage exists, and only read after.
+struct TimelineStorage: @unchecked Sendable {
+    private let buffer: ManagedBuffer<Header, UInt8>
+
+    struct Header {
+        /// The date of an `after` policy.
+        var policyDate: Double
+        var count: UInt32
+        var contentBytes: UInt32
+        var policyKind: PolicyKind
+        var hasRelevance: Bool
+    }
+
+    enum PolicyKind: UInt8 {
+        case atEnd, never, after
+    }
+
+    /// Every input caps a timeline far below this (a request line at 1 MiB, a provider
+    /// answer at `max-answer-bytes`), and the offsets are 32 bits.
+    static let maxContentBytes = Int(UInt32.max)
+
+    /// A buffer for `count` entries holding `contentBytes` bytes of content; `fill` writes
+    /// every field (see `Writer`).
+    static func make(
+        count: Int, contentBytes: Int, hasRelevance: Bool, policy: ReloadPolicy, fill: (Writer) -> Void
+    ) -> TimelineStorage {
+        precondition(contentBytes <= maxContentBytes, "a timeline's content is limited to 4 GiB")
+        let layout = Layout(count: count, hasRelevance: hasRelevance)
+        let (kind, date) = encode(policy)
+        let buffer = ManagedBuffer<Header, UInt8>.create(minimumCapacity: layout.content + contentBytes) { _ in
+            Header(
+                policyDate: date, count: UInt32(count), contentBytes: UInt32(contentBytes), policyKind: kind,
+                hasRelevance: hasRelevance)
+        }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            fill(Writer(base: UnsafeMutableRawPointer(elements), layout: layout))
+        }
+        return TimelineStorage(buffer: buffer)
+    }
+
+    private var header: Header { buffer.header }
+
+    /// Where each section starts, from the first byte after the header.
+    struct Layout {
+        let count: Int
+        let ends: Int
+        let relevance: Int
+        let flags: Int
+        let content: Int
+
+        init(count: Int, hasRelevance: Bool) {
+            self.count = count
+            ends = 8 * count
+            relevance = ends + 4 * count
+            flags = relevance + (hasRelevance ? 16 * count : 0)
+            content = flags + (hasRelevance ? count : 0)
+        }
+    }
+
+    /// Writes the fields of a buffer being made; entry `index`'s content goes at
+    /// `contentStart`, the end of the previous entry's.
+    struct Writer {
+        let base: UnsafeMutableRawPointer
+        let layout: Layout
+
+        func set(_ index: Int, date: Double, end: Int) {
+            base.storeBytes(of: date, toByteOffset: 8 * index, as: Double.self)
+            base.storeBytes(of: UInt32(end), toByteOffset: layout.ends + 4 * index, as: UInt32.self)
+        }
+
+        /// Only for a buffer made with `hasRelevance`.
+        func set(_ index: Int, relevance: EntryRelevance?) {
+            base.storeBytes(of: relevance?.score ?? 0, toByteOffset: layout.relevance + 16 * index, as: Double.self)
+            base.storeBytes(of: relevance?.duration ?? 0, toByteOffset: layout.relevance + 16 * index + 8, as: Double.self)
+            base.storeBytes(of: relevance == nil ? 0 : 1, toByteOffset: layout.flags + index, as: UInt8.self)
+        }
+
+        func copyContent(from bytes: UnsafeRawBufferPointer, at contentStart: Int) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            (base + layout.content + contentStart).copyMemory(from: source, byteCount: bytes.count)
+        }
+    }
+
+    // MARK: Reading
+
+    var count: Int { Int(header.count) }
+
+    var policy: ReloadPolicy {
+        switch header.policyKind {
+        case .atEnd: .atEnd
+        case .never: .never
+        case .after: .after(Date(timeIntervalSinceReferenceDate: header.policyDate))
+        }
+    }
+
+    func date(at index: Int) -> Date {
+        Date(timeIntervalSinceReferenceDate: read { base, _ in base.loadUnaligned(fromByteOffset: 8 * index, as: Double.self) })
+    }
+
+    func relevance(at index: Int) -> EntryRelevance? {
+        guard header.hasRelevance else { return nil }
+        return read { base, layout in
+            guard base.load(fromByteOffset: layout.flags + index, as: UInt8.self) != 0 else { return nil }
+            return EntryRelevance(
+                score: base.loadUnaligned(fromByteOffset: layout.relevance + 16 * index, as: Double.self),
+                duration: base.loadUnaligned(fromByteOffset: layout.relevance + 16 * index + 8, as: Double.self))
+        }
+    }
+
+    /// The bytes of entry `index`'s content JSON.
+    func withContent<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try read { base, layout in
+            let start = index == 0 ? 0 : Int(base.loadUnaligned(fromByteOffset: layout.ends + 4 * (index - 1), as: UInt32.self))
+            let end = Int(base.loadUnaligned(fromByteOffset: layout.ends + 4 * index, as: UInt32.self))
+            return try body(UnsafeRawBufferPointer(start: base + layout.content + start, count: end - start))
+        }
+    }
+
+    func contentJSON(at index: Int) -> String {
+        withContent(at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// All content bytes, every entry's in order.
+    func withAllContent<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try read { base, layout in
+            try body(UnsafeRawBufferPointer(start: base + layout.content, count: Int(header.contentBytes)))
+        }
+    }
+
+    private func read<Result>(_ body: (UnsafeRawPointer, Layout) throws -> Result) rethrows -> Result {
+        let layout = Layout(count: count, hasRelevance: header.hasRelevance)
+        return try buffer.withUnsafeMutablePointerToElements { try body(UnsafeRawPointer($0), layout) }
+    }
+
+    /// The same entries under another policy.
+    func replacingPolicy(_ policy: ReloadPolicy) -> TimelineStorage {
+        let layout = Layout(count: count, hasRelevance: header.hasRelevance)
+        let total = layout.content + Int(header.contentBytes)
+        return TimelineStorage.make(
+            count: count, contentBytes: Int(header.contentBytes), hasRelevance: header.hasRelevance, policy: policy
+        ) { writer in
+            read { base, _ in writer.base.copyMemory(from: base, byteCount: total) }
+        }
+    }
+
+    private static func encode(_ policy: ReloadPolicy) -> (PolicyKind, Double) {
+        switch policy {
+        case .atEnd: (.atEnd, 0)
+        case .never: (.never, 0)
+        case .after(let date): (.after, date.timeIntervalSinceReferenceDate)
+        }
+    }
+
+    // MARK: Equality
+
+    /// Same policy and entries: dates and relevance compared as values, content as bytes.
+    func hasSameEntries(as other: TimelineStorage) -> Bool {
+        if buffer === other.buffer { return true }
+        guard count == other.count, policy == other.policy, header.contentBytes == other.header.contentBytes else {
+            return false
+        }
+        for index in 0..<count where date(at: index) != other.date(at: index) || relevance(at: index) != other.relevance(at: index) {
+            return false
+        }
+        return read { base, layout in
+            other.read { otherBase, otherLayout in
+                memcmp(base + layout.ends, otherBase + otherLayout.ends, 4 * count) == 0
+                    && memcmp(base + layout.content, otherBase + otherLayout.content, Int(header.contentBytes)) == 0
+            }
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(policy)
+        for index in 0..<count {
+            hasher.combine(date(at: index))
+            hasher.combine(relevance(at: index))
+        }
+        read { base, layout in
+            hasher.combine(bytes: UnsafeRawBufferPointer(start: base + layout.ends, count: 4 * count))
+            hasher.combine(bytes: UnsafeRawBufferPointer(start: base + layout.content, count: Int(header.contentBytes)))
+        }
+    }
+}
