@@ -185,7 +185,7 @@ struct Restart: AsyncParsableCommand {
         try common.emit(Figure(
             id: "scale.restart",
             figure: "restart: SIGKILL to READY=1 with \(grouped(info.instances)) instances, \(info.entries) entries each, \(info.contentBytes)-byte contents",
-            widgetd: widgetdMedian, reference: referenceMedian, unit: "s", ratio: ratio, target: "≤ 3×", met: ratio <= 3,
+            widgetd: widgetdMedian, reference: referenceMedian, unit: "s", ratio: ratio, target: "≤ 1.5×", met: ratio <= 1.5,
             notes: "median of \(times.count); widgetd rounds \(times.map { fixed($0, 3) }.joined(separator: ", ")) s "
                 + "(first start \(fixed(first, 3)) s; kill, reap, spawn, READY=1; --clock \(info.daemonClock)); "
                 + "reference: sqlite3 CLI `SELECT *` of every table (\(tables.joined(separator: ", "))) to /dev/null, rounds "
@@ -247,7 +247,7 @@ struct Memory: AsyncParsableCommand {
             id: "scale.memory",
             figure: "memory: RSS with \(grouped(info.instances)) such instances held (bytes per instance above contents)",
             widgetd: perInstance, reference: contentsPerInstance, unit: "B/instance", ratio: perInstance / contentsPerInstance,
-            target: "≤ 1024 B/instance", met: perInstance <= 1024,
+            target: "≤ 512 B/instance", met: perInstance <= 512,
             notes: "VmRSS seeded \(held.rss) B (\(megabytes(held.rss)), VmHWM \(megabytes(held.peak))) − VmRSS empty state \(baseline.rss) B "
                 + "(\(megabytes(baseline.rss))) = \(delta) B, \(fixed(Double(delta) / instances, 1)) B/instance in all; "
                 + "contents \(info.contentTotalBytes) B (\(info.entries) × \(info.contentBytes) B per instance); "
