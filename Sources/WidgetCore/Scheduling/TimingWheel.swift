@@ -1,0 +1,249 @@
+/// A priority queue of dated handles (small dense integers) whose common operations cost O(1)
+/// amortised however many handles it holds: insert, move, remove any handle, read the earliest,
+/// and take it out. A heap pays a sift of log n levels for each of them, and at a million
+/// handles nearly every level is a cache miss.
+///
+/// A hierarchical timing wheel over whole-second ticks, in base 256. The wheel has a cursor, the
+/// tick of its earliest handle. A handle whose tick is at or before the cursor is in the near
+/// heap, a `SlotHeap` that orders it exactly, by date then tie. Any other handle is in one
+/// bucket, chosen by the highest base-256 digit in which its tick differs from the cursor's (the
+/// level) and its own digit there. So a bucket at level 0 holds one tick, one at level 1 a run of
+/// 256 ticks, and so on; where a handle is follows from its tick and the cursor alone, and each
+/// handle's record keeps only its date, its tie and its index there.
+///
+/// When the near heap runs empty, the cursor moves to the earliest tick of the lowest occupied
+/// bucket (a bitmap per level finds it) and that bucket's handles are placed again: those at
+/// the new cursor into the near heap, the others into lower levels. A handle therefore moves at
+/// most once per level, six levels for any date. Placing a handle at or before the cursor is
+/// always right, so dates may go back (a clock set back, a request for a past date): such a
+/// handle joins the near heap. Should the near heap grow past an eighth of the wheel that way,
+/// the whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
+/// such insertions.
+///
+/// Buckets are arrays of handles: moving a bucket reads it front to back, and its handles'
+/// records are independent reads the processor can overlap, where a linked list would make it
+/// wait for each node before the next. Removal swaps the last handle into the hole; the exact
+/// order only matters in the near heap.
+///
+/// The records live in a table the caller owns, indexed by handle, so that several wheels can
+/// share one table when a handle is in at most one of them (the scheduler's per-provider
+/// wheels).
+struct TimingWheel: Sendable {
+    /// What a wheel keeps of one handle: 16 bytes, four to a cache line.
+    struct Record: Sendable {
+        var date: Double
+        var tie: UInt32
+        /// Index in the near heap or in the handle's bucket; `SlotHeap.absent` in no wheel.
+        var position: Int32
+
+        static let absent = Record(date: 0, tie: 0, position: SlotHeap.absent)
+    }
+
+    /// Records by handle.
+    struct Records: SlotPositions, Sendable {
+        var items: [Record] = []
+
+        subscript(slot handle: Int32) -> Int32 {
+            @inline(__always) get { items[Int(handle)].position }
+            @inline(__always) set { items[Int(handle)].position = newValue }
+        }
+
+        /// Adds `count` records, in no wheel.
+        mutating func append(absent count: Int) {
+            items.append(contentsOf: repeatElement(Record.absent, count: count))
+        }
+
+        func contains(_ handle: Int32) -> Bool { items[Int(handle)].position != SlotHeap.absent }
+    }
+
+    private(set) var count = 0
+    /// The tick of the earliest handle (of the near heap's handles, the latest tick).
+    private var cursor: UInt64 = 0
+    private var near = SlotHeap()
+    /// `level << 8 | digit`; levels are added when a handle first needs one.
+    private var buckets: [[Int32]] = []
+    /// Four words a level: bit `digit` set when that bucket holds a handle.
+    private var occupied: [UInt64] = []
+    /// The near heap's size beyond which an insertion before the cursor places everything again.
+    private var rebuildLimit = Self.minimumRebuildLimit
+
+    /// The earliest handle: its date, tie and handle.
+    var min: SlotHeap.Node? { near.min }
+    var isEmpty: Bool { count == 0 }
+
+    /// Puts `handle` at (date, tie), inserting it or moving it from where it was.
+    mutating func set(_ handle: Int32, date: Double, tie: UInt32, records: inout Records) {
+        let tick = Self.tick(date)
+        let old = records.items[Int(handle)]
+        if old.position != SlotHeap.absent {
+            let oldTick = Self.tick(old.date)
+            if tick <= cursor && oldTick <= cursor {
+                // Near heap to near heap: moved in place.
+                records.items[Int(handle)].date = date
+                records.items[Int(handle)].tie = tie
+                near.set(handle, date: date, tie: tie, positions: &records)
+                return
+            }
+            if tick > cursor && oldTick > cursor && Self.bucket(tick, cursor) == Self.bucket(oldTick, cursor) {
+                records.items[Int(handle)].date = date
+                records.items[Int(handle)].tie = tie
+                return
+            }
+            detach(handle, tick: oldTick, records: &records)
+        } else {
+            count += 1
+        }
+        records.items[Int(handle)].date = date
+        records.items[Int(handle)].tie = tie
+        if count == 1 { cursor = tick }
+        attach(handle, tick: tick, records: &records)
+        if near.isEmpty {
+            advance(records: &records)
+        } else if tick < cursor && near.count > rebuildLimit {
+            rebuild(records: &records)
+        }
+    }
+
+    /// Takes `handle` out, if it is in this wheel.
+    mutating func remove(_ handle: Int32, records: inout Records) {
+        let record = records.items[Int(handle)]
+        guard record.position != SlotHeap.absent else { return }
+        detach(handle, tick: Self.tick(record.date), records: &records)
+        count -= 1
+        if near.isEmpty && count > 0 { advance(records: &records) }
+    }
+
+    /// Calls `body` with every handle dated at or before `date`, in no particular order. Reads
+    /// those handles and, beyond them, at most the rest of the bucket that holds `date`.
+    func forEach(through date: Double, records: Records, _ body: (Int32) -> Void) {
+        guard let first = near.min, first.date <= date else { return }
+        near.forEach(through: date) { body($0.handle) }
+        let last = Self.tick(date)
+        guard last > cursor else { return }
+        // Levels in order, and buckets in order within a level, are in tick order.
+        for level in 0..<(buckets.count >> 8) {
+            let span = UInt64(8 * (level + 1))
+            let base = span < 64 ? (cursor >> span) << span : 0
+            for word in 0..<4 {
+                var bits = occupied[level << 2 | word]
+                while bits != 0 {
+                    let digit = word << 6 | bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    if base | UInt64(digit) << UInt64(8 * level) > last { return }
+                    for handle in buckets[level << 8 | digit] where records.items[Int(handle)].date <= date {
+                        body(handle)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rewrites every tie through `map`, which must keep their order (the scheduler renumbers
+    /// its sequence before it wraps).
+    mutating func mapTies(records: inout Records, _ map: (UInt32) -> UInt32) {
+        near.mapTies(map)
+        for node in near.nodes { records.items[Int(node.handle)].tie = node.tie }
+        for bucket in buckets {
+            for handle in bucket { records.items[Int(handle)].tie = map(records.items[Int(handle)].tie) }
+        }
+    }
+
+    // MARK: Placement
+
+    private static let minimumRebuildLimit = 64
+    private static let levelBits = 8
+    private static let levelCount = 6
+    /// Ticks are whole seconds from the reference date, offset so that earlier dates stay
+    /// positive, and clamped to 48 bits (± 4 million years): six levels of eight bits.
+    private static let tickOrigin: Int64 = 1 << 47
+
+    @inline(__always)
+    static func tick(_ date: Double) -> UInt64 {
+        let seconds = date.rounded(.down)
+        guard seconds > -Double(tickOrigin) else { return 0 }
+        guard seconds < Double(tickOrigin) else { return UInt64(2 * tickOrigin - 1) }
+        return UInt64(Int64(seconds) + tickOrigin)
+    }
+
+    /// The bucket of a tick after the cursor.
+    @inline(__always)
+    private static func bucket(_ tick: UInt64, _ cursor: UInt64) -> Int {
+        let level = (63 - (tick ^ cursor).leadingZeroBitCount) >> 3
+        return level << 8 | Int(truncatingIfNeeded: tick >> UInt64(8 * level)) & 255
+    }
+
+    /// Places a handle that is in no bucket and not in the near heap (its position may be stale).
+    @inline(__always)
+    private mutating func attach(_ handle: Int32, tick: UInt64, records: inout Records) {
+        guard tick > cursor else {
+            let record = records.items[Int(handle)]
+            records.items[Int(handle)].position = SlotHeap.absent
+            near.set(handle, date: record.date, tie: record.tie, positions: &records)
+            return
+        }
+        let bucket = Self.bucket(tick, cursor)
+        while bucket >= buckets.count {
+            buckets.append(contentsOf: repeatElement([], count: 1 << Self.levelBits))
+            occupied.append(contentsOf: [0, 0, 0, 0])
+        }
+        records.items[Int(handle)].position = Int32(buckets[bucket].count)
+        buckets[bucket].append(handle)
+        occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+    }
+
+    @inline(__always)
+    private mutating func detach(_ handle: Int32, tick: UInt64, records: inout Records) {
+        guard tick > cursor else {
+            near.remove(handle, positions: &records)
+            return
+        }
+        let bucket = Self.bucket(tick, cursor)
+        let position = Int(records.items[Int(handle)].position)
+        records.items[Int(handle)].position = SlotHeap.absent
+        let last = buckets[bucket].removeLast()
+        if position < buckets[bucket].count {
+            buckets[bucket][position] = last
+            records.items[Int(last)].position = Int32(position)
+        } else if buckets[bucket].isEmpty {
+            occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
+            // An empty bucket keeps a small buffer for the next handle, not a large one.
+            if buckets[bucket].capacity > Self.keptCapacity { buckets[bucket] = [] }
+        }
+    }
+
+    private static let keptCapacity = 16
+
+    /// Moves the cursor to the earliest tick of the lowest occupied bucket and places that
+    /// bucket's handles again, which puts at least one in the (empty) near heap. Buckets of
+    /// higher levels, and later ones of the same level, stay where they are: the new cursor
+    /// has the old one's digits above the bucket's level.
+    private mutating func advance(records: inout Records) {
+        var found: Int?
+        for index in occupied.indices where occupied[index] != 0 {
+            found = index << 6 | occupied[index].trailingZeroBitCount
+            break
+        }
+        guard let bucket = found else { return }
+        occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
+        let handles = buckets[bucket]
+        buckets[bucket] = []
+        var earliest = UInt64.max
+        for handle in handles { earliest = Swift.min(earliest, Self.tick(records.items[Int(handle)].date)) }
+        cursor = earliest
+        for handle in handles { attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records) }
+    }
+
+    /// Places every handle again around the earliest one, emptying the near heap of all but
+    /// the handles at its tick.
+    private mutating func rebuild(records: inout Records) {
+        var handles = near.nodes.map(\.handle)
+        for bucket in buckets { handles += bucket }
+        let earliest = near.min.map { Self.tick($0.date) } ?? cursor
+        near = SlotHeap()
+        buckets = []
+        occupied = []
+        cursor = earliest
+        for handle in handles { attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records) }
+        rebuildLimit = Swift.max(Self.minimumRebuildLimit, count / 8, 2 * near.count)
+    }
+}
