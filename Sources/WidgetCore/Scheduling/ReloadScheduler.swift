@@ -19,17 +19,18 @@ public struct ReloadScheduler: Sendable {
     private var slots: [Slot] = []
     private var slotIndex = SlotIndex()
     private var freeSlots: [Int32] = []
-    /// Handle 2·slot is the slot's next entry change, 2·slot + 1 its next reload (at the date
-    /// the budget lets it run).
+    /// In the due wheel, handle 3·slot is the slot's next entry change and 3·slot + 1 its next
+    /// reload (at the date the budget lets it run).
     private var due = TimingWheel()
-    private var dueRecords = TimingWheel.Records()
-    /// Per provider, the slots with a reload pending, by the date it can run (the date of its
-    /// due handle): a launch finds its merge partners, those wanted within W that the budget
-    /// lets run now, without a scan. Every such partner can run by now + W, so only those are
-    /// read. Records by slot (a slot waits in at most one provider's wheel).
+    /// Per provider, the slots with a reload pending, as handle 3·slot + 2, by the date it can
+    /// run (the date of its due handle): a launch finds its merge partners, those wanted within
+    /// W that the budget lets run now, without a scan. Every such partner can run by now + W, so
+    /// only those are read. A slot waits in at most one provider's wheel.
     private var providers: [ProviderQueue] = []
     private var providerOfKey: [String: Int32] = [:]
-    private var pendingRecords = TimingWheel.Records()
+    /// The wheels' records, three a slot side by side (48 bytes), so that moving a slot's reload
+    /// in the due wheel and in its provider's wheel reads one place.
+    private var times = TimingWheel.Records()
     private var kindNames: [String] = []
     /// The slots of each kind, for `reloadTimelines(ofKind:)`: 4 bytes an instance, where a set
     /// of ids per kind cost about 33 at a million. A slot knows its place, so removal swaps.
@@ -67,8 +68,7 @@ public struct ReloadScheduler: Sendable {
         } else {
             index = Int32(slots.count)
             slots.append(slot)
-            dueRecords.append(absent: 2)
-            pendingRecords.append(absent: 1)
+            times.append(absent: 3)
         }
         slotIndex.insert(id, slot: index)
         linkKind(index)
@@ -79,8 +79,7 @@ public struct ReloadScheduler: Sendable {
     public mutating func reserveCapacity(_ count: Int) {
         slots.reserveCapacity(count)
         slotIndex.reserveCapacity(count)
-        dueRecords.items.reserveCapacity(2 * count)
-        pendingRecords.items.reserveCapacity(count)
+        times.items.reserveCapacity(3 * count)
     }
 
     public mutating func remove(_ id: InstanceID) {
@@ -172,11 +171,11 @@ public struct ReloadScheduler: Sendable {
     /// The next date the shown entry changes (nil: none).
     public mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) {
         guard let index = slot(of: id) else { return }
-        let handle = 2 * index
+        let handle = Self.entryHandle(index)
         if let date {
-            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), records: &dueRecords)
+            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), records: &times)
         } else {
-            due.remove(handle, records: &dueRecords)
+            due.remove(handle, records: &times)
         }
     }
 
@@ -238,9 +237,9 @@ public struct ReloadScheduler: Sendable {
         var events: [SchedulerEvent] = []
         let limit = now.timeIntervalSinceReferenceDate
         while let top = due.min, top.date <= limit {
-            let index = top.handle >> 1
-            if top.handle & 1 == 0 {
-                due.remove(top.handle, records: &dueRecords)
+            let index = top.handle / 3
+            if top.handle == Self.entryHandle(index) {
+                due.remove(top.handle, records: &times)
                 events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
                 continue
             }
@@ -299,19 +298,20 @@ public struct ReloadScheduler: Sendable {
         // those are read.
         let horizon = now.addingTimeInterval(coalescingWindow)
         let runsBy = max(horizon, now).timeIntervalSinceReferenceDate
-        providers[Int(provider)].pending.forEach(through: runsBy, records: pendingRecords) { handle in
-            let slot = slots[Int(handle)]
-            guard handle != first, let candidate = pendingReload(slot), candidate.wanted <= horizon,
+        providers[Int(provider)].pending.forEach(through: runsBy, records: times) { handle in
+            let index = handle / 3
+            let slot = slots[Int(index)]
+            guard index != first, let candidate = pendingReload(slot), candidate.wanted <= horizon,
                 budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason) <= now
             else { return }
-            members.append((handle, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
+            members.append((index, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
         }
         members.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
         for (index, member) in members {
             slots[Int(index)].inFlight = true
             slots[Int(index)].request = nil
             slots[Int(index)].policyDue = nil
-            due.remove(2 * index + 1, records: &dueRecords)
+            due.remove(Self.reloadHandle(index), records: &times)
             removePending(index)
             if budget.applies(to: member.reason) {
                 slots[Int(index)].history.record(now)
@@ -357,26 +357,26 @@ public struct ReloadScheduler: Sendable {
     private mutating func reschedule(_ index: Int32) {
         let slot = slots[Int(index)]
         guard !slot.inFlight, let pending = pendingReload(slot) else {
-            due.remove(2 * index + 1, records: &dueRecords)
+            due.remove(Self.reloadHandle(index), records: &times)
             removePending(index)
             return
         }
         let date = pending.effective.timeIntervalSinceReferenceDate
-        due.set(2 * index + 1, date: date, tie: Self.reloadTie | nextSequence(), records: &dueRecords)
+        due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), records: &times)
         // Partners are found in no particular order: equal dates need no tie here.
-        providers[Int(slot.provider)].pending.set(index, date: date, tie: 0, records: &pendingRecords)
+        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, records: &times)
     }
 
     private mutating func removePending(_ index: Int32) {
         let provider = slots[Int(index)].provider
         guard provider != Slot.noProvider else { return }
-        providers[Int(provider)].pending.remove(index, records: &pendingRecords)
+        providers[Int(provider)].pending.remove(Self.pendingHandle(index), records: &times)
     }
 
     /// Takes the slot out of every wheel.
     private mutating func unlink(_ index: Int32) {
-        due.remove(2 * index, records: &dueRecords)
-        due.remove(2 * index + 1, records: &dueRecords)
+        due.remove(Self.entryHandle(index), records: &times)
+        due.remove(Self.reloadHandle(index), records: &times)
         removePending(index)
         let kind = Int(slots[Int(index)].kind)
         let position = Int(slots[Int(index)].kindPosition)
@@ -422,16 +422,22 @@ public struct ReloadScheduler: Sendable {
     /// every order and frees the rest of the range: O(n log n) once per two billion changes.
     private mutating func renumber() {
         var used: [UInt32] = []
-        for handle in dueRecords.items.indices where dueRecords.contains(Int32(handle)) {
-            used.append(dueRecords.items[handle].tie & ~Self.reloadTie)
+        for index in slots.indices {
+            for handle in [Self.entryHandle(Int32(index)), Self.reloadHandle(Int32(index))] where times.contains(handle) {
+                used.append(times.items[Int(handle)].tie & ~Self.reloadTie)
+            }
         }
         used = Array(Set(used)).sorted()
         var rank: [UInt32: UInt32] = [:]
         rank.reserveCapacity(used.count)
         for (index, tie) in used.enumerated() { rank[tie] = UInt32(index + 1) }
-        due.mapTies(records: &dueRecords) { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
+        due.mapTies(records: &times) { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
         sequence = UInt32(used.count)
     }
+
+    @inline(__always) private static func entryHandle(_ slot: Int32) -> Int32 { 3 &* slot }
+    @inline(__always) private static func reloadHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 1 }
+    @inline(__always) private static func pendingHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 2 }
 
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31

@@ -20,10 +20,10 @@
 /// the whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
 /// such insertions.
 ///
-/// Buckets are arrays of handles: moving a bucket reads it front to back, and its handles'
-/// records are independent reads the processor can overlap, where a linked list would make it
-/// wait for each node before the next. Removal swaps the last handle into the hole; the exact
-/// order only matters in the near heap.
+/// Buckets (`WheelBuckets`) hold handles in whole cache lines: moving a bucket reads it line by
+/// line, and its handles' records are independent reads the processor can overlap, where a
+/// list linked through the records would make it wait for each record before the next. Removal
+/// moves another handle into the hole; the exact order only matters in the near heap.
 ///
 /// The records live in a table the caller owns, indexed by handle, so that several wheels can
 /// share one table when a handle is in at most one of them (the scheduler's per-provider
@@ -60,10 +60,8 @@ struct TimingWheel: Sendable {
     /// The tick of the earliest handle (of the near heap's handles, the latest tick).
     private var cursor: UInt64 = 0
     private var near = SlotHeap()
-    /// `level << 8 | digit`; levels are added when a handle first needs one.
-    private var buckets: [[Int32]] = []
-    /// Four words a level: bit `digit` set when that bucket holds a handle.
-    private var occupied: [UInt64] = []
+    /// Bucket `level << 8 | digit`; levels are added when a handle first needs one.
+    private var buckets = WheelBuckets()
     /// The near heap's size beyond which an insertion before the cursor places everything again.
     private var rebuildLimit = Self.minimumRebuildLimit
 
@@ -120,21 +118,17 @@ struct TimingWheel: Sendable {
         near.forEach(through: date) { body($0.handle) }
         let last = Self.tick(date)
         guard last > cursor else { return }
-        // Levels in order, and buckets in order within a level, are in tick order.
-        for level in 0..<(buckets.count >> 8) {
-            let span = UInt64(8 * (level + 1))
-            let base = span < 64 ? (cursor >> span) << span : 0
-            for word in 0..<4 {
-                var bits = occupied[level << 2 | word]
-                while bits != 0 {
-                    let digit = word << 6 | bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    if base | UInt64(digit) << UInt64(8 * level) > last { return }
-                    for handle in buckets[level << 8 | digit] where records.items[Int(handle)].date <= date {
-                        body(handle)
-                    }
-                }
+        // Buckets in index order (levels, then digits) are in tick order.
+        var next = buckets.firstOccupied(from: 0)
+        while let bucket = next {
+            let level = bucket >> 8
+            let above = UInt64(8 * (level + 1))
+            let start = (cursor >> above) << above | UInt64(bucket & 255) << UInt64(8 * level)
+            if start > last { return }
+            buckets.forEach(in: bucket) { handle in
+                if records.items[Int(handle)].date <= date { body(handle) }
             }
+            next = buckets.firstOccupied(from: bucket + 1)
         }
     }
 
@@ -143,26 +137,25 @@ struct TimingWheel: Sendable {
     mutating func mapTies(records: inout Records, _ map: (UInt32) -> UInt32) {
         near.mapTies(map)
         for node in near.nodes { records.items[Int(node.handle)].tie = node.tie }
-        for bucket in buckets {
-            for handle in bucket { records.items[Int(handle)].tie = map(records.items[Int(handle)].tie) }
-        }
+        for handle in buckets.all { records.items[Int(handle)].tie = map(records.items[Int(handle)].tie) }
     }
 
     // MARK: Placement
 
     private static let minimumRebuildLimit = 64
-    private static let levelBits = 8
-    private static let levelCount = 6
     /// Ticks are whole seconds from the reference date, offset so that earlier dates stay
     /// positive, and clamped to 48 bits (± 4 million years): six levels of eight bits.
     private static let tickOrigin: Int64 = 1 << 47
 
+    /// The date rounded down to whole seconds. Conversion and a correction rather than
+    /// `rounded(.down)`, which is a call to `floor` on the baseline x86-64 this is built for.
     @inline(__always)
     static func tick(_ date: Double) -> UInt64 {
-        let seconds = date.rounded(.down)
-        guard seconds > -Double(tickOrigin) else { return 0 }
-        guard seconds < Double(tickOrigin) else { return UInt64(2 * tickOrigin - 1) }
-        return UInt64(Int64(seconds) + tickOrigin)
+        guard date > -Double(tickOrigin) else { return 0 }
+        guard date < Double(tickOrigin) else { return UInt64(2 * tickOrigin - 1) }
+        var seconds = Int64(date)
+        if Double(seconds) > date { seconds -= 1 }
+        return UInt64(seconds + tickOrigin)
     }
 
     /// The bucket of a tick after the cursor.
@@ -182,13 +175,8 @@ struct TimingWheel: Sendable {
             return
         }
         let bucket = Self.bucket(tick, cursor)
-        while bucket >= buckets.count {
-            buckets.append(contentsOf: repeatElement([], count: 1 << Self.levelBits))
-            occupied.append(contentsOf: [0, 0, 0, 0])
-        }
-        records.items[Int(handle)].position = Int32(buckets[bucket].count)
-        buckets[bucket].append(handle)
-        occupied[bucket >> 6] |= 1 << UInt64(bucket & 63)
+        buckets.ensure((bucket | 255) + 1)
+        buckets.insert(handle, into: bucket, positions: &records)
     }
 
     @inline(__always)
@@ -197,51 +185,37 @@ struct TimingWheel: Sendable {
             near.remove(handle, positions: &records)
             return
         }
-        let bucket = Self.bucket(tick, cursor)
         let position = Int(records.items[Int(handle)].position)
         records.items[Int(handle)].position = SlotHeap.absent
-        let last = buckets[bucket].removeLast()
-        if position < buckets[bucket].count {
-            buckets[bucket][position] = last
-            records.items[Int(last)].position = Int32(position)
-        } else if buckets[bucket].isEmpty {
-            occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
-            // An empty bucket keeps a small buffer for the next handle, not a large one.
-            if buckets[bucket].capacity > Self.keptCapacity { buckets[bucket] = [] }
-        }
+        buckets.remove(handle, at: position, from: Self.bucket(tick, cursor), positions: &records)
     }
-
-    private static let keptCapacity = 16
 
     /// Moves the cursor to the earliest tick of the lowest occupied bucket and places that
     /// bucket's handles again, which puts at least one in the (empty) near heap. Buckets of
     /// higher levels, and later ones of the same level, stay where they are: the new cursor
     /// has the old one's digits above the bucket's level.
     private mutating func advance(records: inout Records) {
-        var found: Int?
-        for index in occupied.indices where occupied[index] != 0 {
-            found = index << 6 | occupied[index].trailingZeroBitCount
-            break
-        }
-        guard let bucket = found else { return }
-        occupied[bucket >> 6] &= ~(1 << UInt64(bucket & 63))
-        let handles = buckets[bucket]
-        buckets[bucket] = []
+        guard let bucket = buckets.firstOccupied(from: 0) else { return }
         var earliest = UInt64.max
-        for handle in handles { earliest = Swift.min(earliest, Self.tick(records.items[Int(handle)].date)) }
+        buckets.forEach(in: bucket) { earliest = Swift.min(earliest, Self.tick(records.items[Int($0)].date)) }
         cursor = earliest
-        for handle in handles { attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records) }
+        var chunk = buckets.takeChain(bucket)
+        while chunk != WheelBuckets.none {
+            for position in buckets.handles(of: chunk) {
+                let handle = buckets.handle(at: position)
+                attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records)
+            }
+            chunk = buckets.next(after: chunk)
+        }
     }
 
     /// Places every handle again around the earliest one, emptying the near heap of all but
     /// the handles at its tick.
     private mutating func rebuild(records: inout Records) {
-        var handles = near.nodes.map(\.handle)
-        for bucket in buckets { handles += bucket }
+        let handles = near.nodes.map(\.handle) + buckets.all
         let earliest = near.min.map { Self.tick($0.date) } ?? cursor
         near = SlotHeap()
-        buckets = []
-        occupied = []
+        buckets = WheelBuckets()
         cursor = earliest
         for handle in handles { attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records) }
         rebuildLimit = Swift.max(Self.minimumRebuildLimit, count / 8, 2 * near.count)
