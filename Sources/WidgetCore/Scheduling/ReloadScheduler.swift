@@ -291,33 +291,42 @@ public struct ReloadScheduler: Sendable {
 
     private mutating func launch(startingWith first: Int32, pending: Pending, now: Date) -> ReloadBatch {
         let provider = slots[Int(first)].provider
-        var members = [(slot: first, member: ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted))]
+        let member = ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted)
         // Merge what is wanted within W and that the budget allows now. Those the budget holds
         // back stay where they are for a later launch. A partner can run at max(wanted, the
         // budget's next allowed date), both by now + W (or by now, for a negative W): only
         // those are read.
         let horizon = now.addingTimeInterval(coalescingWindow)
         let runsBy = max(horizon, now).timeIntervalSinceReferenceDate
+        var partners: [(slot: Int32, member: ReloadMember)] = []
         providers[Int(provider)].pending.forEach(through: runsBy, records: times) { handle in
             let index = handle / 3
-            let slot = slots[Int(index)]
-            guard index != first, let candidate = pendingReload(slot), candidate.wanted <= horizon,
-                budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason) <= now
+            guard index != first, let candidate = pendingReload(slots[Int(index)]), candidate.wanted <= horizon,
+                budget.effectiveDate(slots[Int(index)].history, wanted: now, reason: candidate.reason) <= now
             else { return }
-            members.append((index, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
+            partners.append((index, ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)))
         }
-        members.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
-        for (index, member) in members {
-            slots[Int(index)].inFlight = true
-            slots[Int(index)].request = nil
-            slots[Int(index)].policyDue = nil
-            due.remove(Self.reloadHandle(index), records: &times)
-            removePending(index)
-            if budget.applies(to: member.reason) {
-                slots[Int(index)].history.record(now)
-            }
+        take(first, member.reason, now: now)
+        // Most launches have no partner: one member, no sorting.
+        guard !partners.isEmpty else {
+            return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: [member])
         }
-        return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: members.map(\.member))
+        partners.append((first, member))
+        partners.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
+        for (index, partner) in partners where index != first { take(index, partner.reason, now: now) }
+        return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: partners.map(\.member))
+    }
+
+    /// A launch takes the slot's pending reload: it is in flight until the provider answers.
+    private mutating func take(_ index: Int32, _ reason: ReloadReason, now: Date) {
+        slots[Int(index)].inFlight = true
+        slots[Int(index)].request = nil
+        slots[Int(index)].policyDue = nil
+        due.remove(Self.reloadHandle(index), records: &times)
+        removePending(index)
+        if budget.applies(to: reason) {
+            slots[Int(index)].history.record(now)
+        }
     }
 
     private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {

@@ -3,18 +3,20 @@
 /// and take it out. A heap pays a sift of log n levels for each of them, and at a million
 /// handles nearly every level is a cache miss.
 ///
-/// A hierarchical timing wheel over whole-second ticks, in base 256. The wheel has a cursor, the
+/// A hierarchical timing wheel over whole-second ticks, in base 4096. The wheel has a cursor, the
 /// tick of its earliest handle. A handle whose tick is at or before the cursor is in the near
 /// heap, a `SlotHeap` that orders it exactly, by date then tie. Any other handle is in one
-/// bucket, chosen by the highest base-256 digit in which its tick differs from the cursor's (the
+/// bucket, chosen by the highest base-4096 digit in which its tick differs from the cursor's (the
 /// level) and its own digit there. So a bucket at level 0 holds one tick, one at level 1 a run of
-/// 256 ticks, and so on; where a handle is follows from its tick and the cursor alone, and each
-/// handle's record keeps only its date, its tie and its index there.
+/// 4096 ticks (68 minutes), one at level 2 a run of 194 days; where a handle is follows from its
+/// tick and the cursor alone, and each handle's record keeps only its date, its tie and its
+/// index there. Every move of a handle is a cache miss at a million handles, and wide levels
+/// keep the moves few: a handle due within a day is placed once and moved once or twice.
 ///
 /// When the near heap runs empty, the cursor moves to the earliest tick of the lowest occupied
 /// bucket (a bitmap per level finds it) and that bucket's handles are placed again: those at
 /// the new cursor into the near heap, the others into lower levels. A handle therefore moves at
-/// most once per level, six levels for any date. Placing a handle at or before the cursor is
+/// most once per level, four levels for any date. Placing a handle at or before the cursor is
 /// always right, so dates may go back (a clock set back, a request for a past date): such a
 /// handle joins the near heap. Should the near heap grow past an eighth of the wheel that way,
 /// the whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
@@ -60,7 +62,7 @@ struct TimingWheel: Sendable {
     /// The tick of the earliest handle (of the near heap's handles, the latest tick).
     private var cursor: UInt64 = 0
     private var near = SlotHeap()
-    /// Bucket `level << 8 | digit`; levels are added when a handle first needs one.
+    /// Bucket `level << 12 | digit`; levels are added when a handle first needs one.
     private var buckets = WheelBuckets()
     /// The near heap's size beyond which an insertion before the cursor places everything again.
     private var rebuildLimit = Self.minimumRebuildLimit
@@ -119,11 +121,11 @@ struct TimingWheel: Sendable {
         let last = Self.tick(date)
         guard last > cursor else { return }
         // Buckets in index order (levels, then digits) are in tick order.
-        var next = buckets.firstOccupied(from: 0)
+        var next = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask)
         while let bucket = next {
-            let level = bucket >> 8
-            let above = UInt64(8 * (level + 1))
-            let start = (cursor >> above) << above | UInt64(bucket & 255) << UInt64(8 * level)
+            let level = bucket >> Self.levelBits
+            let above = UInt64(Self.levelBits * (level + 1))
+            let start = (cursor >> above) << above | UInt64(bucket & Self.digitMask) << UInt64(Self.levelBits * level)
             if start > last { return }
             buckets.forEach(in: bucket) { handle in
                 if records.items[Int(handle)].date <= date { body(handle) }
@@ -143,8 +145,10 @@ struct TimingWheel: Sendable {
     // MARK: Placement
 
     private static let minimumRebuildLimit = 64
+    private static let levelBits = 12
+    private static let digitMask = 1 << levelBits - 1
     /// Ticks are whole seconds from the reference date, offset so that earlier dates stay
-    /// positive, and clamped to 48 bits (± 4 million years): six levels of eight bits.
+    /// positive, and clamped to 48 bits (± 4 million years): four levels of twelve bits.
     private static let tickOrigin: Int64 = 1 << 47
 
     /// The date rounded down to whole seconds. Conversion and a correction rather than
@@ -161,8 +165,8 @@ struct TimingWheel: Sendable {
     /// The bucket of a tick after the cursor.
     @inline(__always)
     private static func bucket(_ tick: UInt64, _ cursor: UInt64) -> Int {
-        let level = (63 - (tick ^ cursor).leadingZeroBitCount) >> 3
-        return level << 8 | Int(truncatingIfNeeded: tick >> UInt64(8 * level)) & 255
+        let level = (63 - (tick ^ cursor).leadingZeroBitCount) / levelBits
+        return level << levelBits | Int(truncatingIfNeeded: tick >> UInt64(levelBits * level)) & digitMask
     }
 
     /// Places a handle that is in no bucket and not in the near heap (its position may be stale).
@@ -175,7 +179,7 @@ struct TimingWheel: Sendable {
             return
         }
         let bucket = Self.bucket(tick, cursor)
-        buckets.ensure((bucket | 255) + 1)
+        buckets.ensure((bucket | Self.digitMask) + 1)
         buckets.insert(handle, into: bucket, positions: &records)
     }
 
@@ -195,7 +199,8 @@ struct TimingWheel: Sendable {
     /// higher levels, and later ones of the same level, stay where they are: the new cursor
     /// has the old one's digits above the bucket's level.
     private mutating func advance(records: inout Records) {
-        guard let bucket = buckets.firstOccupied(from: 0) else { return }
+        // Level 0's occupied digits all follow the cursor's.
+        guard let bucket = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask) else { return }
         var earliest = UInt64.max
         buckets.forEach(in: bucket) { earliest = Swift.min(earliest, Self.tick(records.items[Int($0)].date)) }
         cursor = earliest
