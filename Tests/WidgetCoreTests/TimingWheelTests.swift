@@ -13,19 +13,19 @@ struct TimingWheelTests {
     func check(seed: UInt64, handles: Int, steps: Int, date: (inout SplitMix64) -> Double) {
         var rng = SplitMix64(seed: seed)
         var wheel = TimingWheel()
-        var records = TimingWheel.Records()
-        records.append(absent: handles)
+        var positions = TimingWheel.Positions()
+        positions.append(absent: handles)
         var model: [Int32: (date: Double, tie: UInt32)] = [:]
         var tie: UInt32 = 0
         for step in 0..<steps {
             let handle = Int32(rng.next() % UInt64(handles))
             if rng.next() % 4 == 0 {
-                wheel.remove(handle, records: &records)
+                wheel.remove(handle, positions: &positions)
                 model[handle] = nil
             } else {
                 tie += 1
                 let value = date(&rng)
-                wheel.set(handle, date: value, tie: tie, records: &records)
+                wheel.set(handle, date: value, tie: tie, positions: &positions)
                 model[handle] = (value, tie)
             }
             #expect(wheel.count == model.count)
@@ -36,22 +36,22 @@ struct TimingWheelTests {
             }
             if step % 97 == 0, let probe = model.randomElement(using: &rng)?.value.date {
                 var seen: [Int32] = []
-                wheel.forEach(through: probe, records: records) { seen.append($0) }
+                wheel.forEach(through: probe) { seen.append($0) }
                 #expect(seen.sorted() == model.filter { $0.value.date <= probe }.keys.sorted())
             }
         }
         for handle in 0..<Int32(handles) {
-            #expect(records.contains(handle) == (model[handle] != nil))
+            #expect(positions.contains(handle) == (model[handle] != nil))
         }
         let expected = model.sorted { ($0.value.date, $0.value.tie) < ($1.value.date, $1.value.tie) }.map(\.key)
         var drained: [Int32] = []
         while let top = wheel.min {
             drained.append(top.handle)
-            wheel.remove(top.handle, records: &records)
+            wheel.remove(top.handle, positions: &positions)
         }
         #expect(drained == expected)
         #expect(wheel.isEmpty)
-        #expect((0..<Int32(handles)).allSatisfy { !records.contains($0) })
+        #expect((0..<Int32(handles)).allSatisfy { !positions.contains($0) })
     }
 
     @Test func equalSecondsOrderByTie() {

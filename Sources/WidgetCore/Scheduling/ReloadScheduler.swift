@@ -28,9 +28,9 @@ public struct ReloadScheduler: Sendable {
     /// only those are read. A slot waits in at most one provider's wheel.
     private var providers: [ProviderQueue] = []
     private var providerOfKey: [String: Int32] = [:]
-    /// The wheels' records, three a slot side by side (48 bytes), so that moving a slot's reload
-    /// in the due wheel and in its provider's wheel reads one place.
-    private var times = TimingWheel.Records()
+    /// Where each slot's three handles are in the wheels, side by side (12 bytes), so that
+    /// moving a slot's reload in the due wheel and in its provider's wheel reads one place.
+    private var positions = TimingWheel.Positions()
     private var kindNames: [String] = []
     /// The slots of each kind, for `reloadTimelines(ofKind:)`: 4 bytes an instance, where a set
     /// of ids per kind cost about 33 at a million. A slot knows its place, so removal swaps.
@@ -68,7 +68,7 @@ public struct ReloadScheduler: Sendable {
         } else {
             index = Int32(slots.count)
             slots.append(slot)
-            times.append(absent: 3)
+            positions.append(absent: 3)
         }
         slotIndex.insert(id, slot: index)
         linkKind(index)
@@ -79,7 +79,7 @@ public struct ReloadScheduler: Sendable {
     public mutating func reserveCapacity(_ count: Int) {
         slots.reserveCapacity(count)
         slotIndex.reserveCapacity(count)
-        times.items.reserveCapacity(3 * count)
+        positions.items.reserveCapacity(3 * count)
     }
 
     public mutating func remove(_ id: InstanceID) {
@@ -173,9 +173,9 @@ public struct ReloadScheduler: Sendable {
         guard let index = slot(of: id) else { return }
         let handle = Self.entryHandle(index)
         if let date {
-            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), records: &times)
+            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), positions: &positions)
         } else {
-            due.remove(handle, records: &times)
+            due.remove(handle, positions: &positions)
         }
     }
 
@@ -239,7 +239,7 @@ public struct ReloadScheduler: Sendable {
         while let top = due.min, top.date <= limit {
             let index = top.handle / 3
             if top.handle == Self.entryHandle(index) {
-                due.remove(top.handle, records: &times)
+                due.remove(top.handle, positions: &positions)
                 events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
                 continue
             }
@@ -299,7 +299,7 @@ public struct ReloadScheduler: Sendable {
         let horizon = now.addingTimeInterval(coalescingWindow)
         let runsBy = max(horizon, now).timeIntervalSinceReferenceDate
         var partners: [(slot: Int32, member: ReloadMember)] = []
-        providers[Int(provider)].pending.forEach(through: runsBy, records: times) { handle in
+        providers[Int(provider)].pending.forEach(through: runsBy) { handle in
             let index = handle / 3
             guard index != first, let candidate = pendingReload(slots[Int(index)]), candidate.wanted <= horizon,
                 budget.effectiveDate(slots[Int(index)].history, wanted: now, reason: candidate.reason) <= now
@@ -322,7 +322,7 @@ public struct ReloadScheduler: Sendable {
         slots[Int(index)].inFlight = true
         slots[Int(index)].request = nil
         slots[Int(index)].policyDue = nil
-        due.remove(Self.reloadHandle(index), records: &times)
+        due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
         if budget.applies(to: reason) {
             slots[Int(index)].history.record(now)
@@ -366,26 +366,26 @@ public struct ReloadScheduler: Sendable {
     private mutating func reschedule(_ index: Int32) {
         let slot = slots[Int(index)]
         guard !slot.inFlight, let pending = pendingReload(slot) else {
-            due.remove(Self.reloadHandle(index), records: &times)
+            due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return
         }
         let date = pending.effective.timeIntervalSinceReferenceDate
-        due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), records: &times)
+        due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), positions: &positions)
         // Partners are found in no particular order: equal dates need no tie here.
-        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, records: &times)
+        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
     }
 
     private mutating func removePending(_ index: Int32) {
         let provider = slots[Int(index)].provider
         guard provider != Slot.noProvider else { return }
-        providers[Int(provider)].pending.remove(Self.pendingHandle(index), records: &times)
+        providers[Int(provider)].pending.remove(Self.pendingHandle(index), positions: &positions)
     }
 
     /// Takes the slot out of every wheel.
     private mutating func unlink(_ index: Int32) {
-        due.remove(Self.entryHandle(index), records: &times)
-        due.remove(Self.reloadHandle(index), records: &times)
+        due.remove(Self.entryHandle(index), positions: &positions)
+        due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
         let kind = Int(slots[Int(index)].kind)
         let position = Int(slots[Int(index)].kindPosition)
@@ -426,21 +426,17 @@ public struct ReloadScheduler: Sendable {
         return sequence
     }
 
-    /// Ties are 31 bits so that a wheel record fits in 16 bytes. Before the sequence runs out,
+    /// Ties are 31 bits so that a wheel node fits in 16 bytes. Before the sequence runs out,
     /// the ties in use (at most two per instance) are replaced by their ranks, which keeps
     /// every order and frees the rest of the range: O(n log n) once per two billion changes.
     private mutating func renumber() {
         var used: [UInt32] = []
-        for index in slots.indices {
-            for handle in [Self.entryHandle(Int32(index)), Self.reloadHandle(Int32(index))] where times.contains(handle) {
-                used.append(times.items[Int(handle)].tie & ~Self.reloadTie)
-            }
-        }
+        due.forEach { used.append($0.tie & ~Self.reloadTie) }
         used = Array(Set(used)).sorted()
         var rank: [UInt32: UInt32] = [:]
         rank.reserveCapacity(used.count)
         for (index, tie) in used.enumerated() { rank[tie] = UInt32(index + 1) }
-        due.mapTies(records: &times) { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
+        due.mapTies { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
         sequence = UInt32(used.count)
     }
 

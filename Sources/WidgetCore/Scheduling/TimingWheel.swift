@@ -1,7 +1,7 @@
 /// A priority queue of dated handles (small dense integers) whose common operations cost O(1)
 /// amortised however many handles it holds: insert, move, remove any handle, read the earliest,
 /// and take it out. A heap pays a sift of log n levels for each of them, and at a million
-/// handles nearly every level is a cache miss.
+/// handles most levels are a cache miss.
 ///
 /// A hierarchical timing wheel over whole-second ticks, in base 4096. The wheel has a cursor, the
 /// tick of its earliest handle. A handle whose tick is at or before the cursor is in the near
@@ -9,53 +9,48 @@
 /// bucket, chosen by the highest base-4096 digit in which its tick differs from the cursor's (the
 /// level) and its own digit there. So a bucket at level 0 holds one tick, one at level 1 a run of
 /// 4096 ticks (68 minutes), one at level 2 a run of 194 days; where a handle is follows from its
-/// tick and the cursor alone, and each handle's record keeps only its date, its tie and its
-/// index there. Every move of a handle is a cache miss at a million handles, and wide levels
-/// keep the moves few: a handle due within a day is placed once and moved once or twice.
+/// tick and the cursor alone. Every move of a handle costs a cache miss or two at a million
+/// handles, and wide levels keep the moves few: a handle due within a day is placed once and
+/// moved once or twice.
 ///
 /// When the near heap runs empty, the cursor moves to the earliest tick of the lowest occupied
-/// bucket (a bitmap per level finds it) and that bucket's handles are placed again: those at
-/// the new cursor into the near heap, the others into lower levels. A handle therefore moves at
-/// most once per level, four levels for any date. Placing a handle at or before the cursor is
-/// always right, so dates may go back (a clock set back, a request for a past date): such a
-/// handle joins the near heap. Should the near heap grow past an eighth of the wheel that way,
-/// the whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
+/// bucket (a bitmap finds it) and that bucket's handles are placed again: those at the new
+/// cursor into the near heap, the others into lower levels. A handle therefore moves at most
+/// once per level, four levels for any date. Placing a handle at or before the cursor is always
+/// right, so dates may go back (a clock set back, a request for a past date): such a handle
+/// joins the near heap. Should the near heap grow past an eighth of the wheel that way, the
+/// whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
 /// such insertions.
 ///
-/// Buckets (`WheelBuckets`) hold handles in whole cache lines: moving a bucket reads it line by
-/// line, and its handles' records are independent reads the processor can overlap, where a
-/// list linked through the records would make it wait for each record before the next. Removal
-/// moves another handle into the hole; the exact order only matters in the near heap.
-///
-/// The records live in a table the caller owns, indexed by handle, so that several wheels can
-/// share one table when a handle is in at most one of them (the scheduler's per-provider
-/// wheels).
+/// The buckets (`WheelBuckets`) keep each handle's date and tie beside it, so a move reads a
+/// bucket front to back. What the wheel keeps per handle is only its position: in a table the
+/// caller owns, so that several wheels can share one when a handle is in at most one of them
+/// (the scheduler's per-provider wheels), and a slot's positions in every wheel sit together.
 struct TimingWheel: Sendable {
-    /// What a wheel keeps of one handle: 16 bytes, four to a cache line.
-    struct Record: Sendable {
-        var date: Double
-        var tie: UInt32
-        /// Index in the near heap or in the handle's bucket; `SlotHeap.absent` in no wheel.
-        var position: Int32
+    typealias Node = SlotHeap.Node
 
-        static let absent = Record(date: 0, tie: 0, position: SlotHeap.absent)
-    }
-
-    /// Records by handle.
-    struct Records: SlotPositions, Sendable {
-        var items: [Record] = []
+    /// Where each handle is: `absent`, an index in the near heap (stored as -2 - index), or a
+    /// position in the buckets (0 or more). The heap reads and writes its indices through the
+    /// `SlotPositions` subscript and sees a handle in a bucket as absent from the heap.
+    struct Positions: SlotPositions, Sendable {
+        var items: [Int32] = []
 
         subscript(slot handle: Int32) -> Int32 {
-            @inline(__always) get { items[Int(handle)].position }
-            @inline(__always) set { items[Int(handle)].position = newValue }
+            @inline(__always) get {
+                let stored = items[Int(handle)]
+                return stored <= -2 ? -2 - stored : SlotHeap.absent
+            }
+            @inline(__always) set {
+                items[Int(handle)] = newValue == SlotHeap.absent ? SlotHeap.absent : -2 - newValue
+            }
         }
 
-        /// Adds `count` records, in no wheel.
+        /// Adds `count` handles, in no wheel.
         mutating func append(absent count: Int) {
-            items.append(contentsOf: repeatElement(Record.absent, count: count))
+            items.append(contentsOf: repeatElement(SlotHeap.absent, count: count))
         }
 
-        func contains(_ handle: Int32) -> Bool { items[Int(handle)].position != SlotHeap.absent }
+        func contains(_ handle: Int32) -> Bool { items[Int(handle)] != SlotHeap.absent }
     }
 
     private(set) var count = 0
@@ -68,78 +63,87 @@ struct TimingWheel: Sendable {
     private var rebuildLimit = Self.minimumRebuildLimit
 
     /// The earliest handle: its date, tie and handle.
-    var min: SlotHeap.Node? { near.min }
+    var min: Node? { near.min }
     var isEmpty: Bool { count == 0 }
 
     /// Puts `handle` at (date, tie), inserting it or moving it from where it was.
-    mutating func set(_ handle: Int32, date: Double, tie: UInt32, records: inout Records) {
+    mutating func set(_ handle: Int32, date: Double, tie: UInt32, positions: inout Positions) {
         let tick = Self.tick(date)
-        let old = records.items[Int(handle)]
-        if old.position != SlotHeap.absent {
-            let oldTick = Self.tick(old.date)
-            if tick <= cursor && oldTick <= cursor {
+        let position = positions.items[Int(handle)]
+        if position <= -2 {
+            if tick <= cursor {
                 // Near heap to near heap: moved in place.
-                records.items[Int(handle)].date = date
-                records.items[Int(handle)].tie = tie
-                near.set(handle, date: date, tie: tie, positions: &records)
+                near.set(handle, date: date, tie: tie, positions: &positions)
                 return
             }
-            if tick > cursor && oldTick > cursor && Self.bucket(tick, cursor) == Self.bucket(oldTick, cursor) {
-                records.items[Int(handle)].date = date
-                records.items[Int(handle)].tie = tie
+            near.remove(handle, positions: &positions)
+        } else if position >= 0 {
+            let bucket = Self.bucket(Self.tick(buckets.node(at: position).date), cursor)
+            if tick > cursor && Self.bucket(tick, cursor) == bucket {
+                buckets.update(at: position, date: date, tie: tie)
                 return
             }
-            detach(handle, tick: oldTick, records: &records)
+            take(position, from: bucket, positions: &positions)
         } else {
             count += 1
         }
-        records.items[Int(handle)].date = date
-        records.items[Int(handle)].tie = tie
         if count == 1 { cursor = tick }
-        attach(handle, tick: tick, records: &records)
+        place(Node(date: date, tie: tie, handle: handle), tick: tick, positions: &positions)
         if near.isEmpty {
-            advance(records: &records)
+            advance(positions: &positions)
         } else if tick < cursor && near.count > rebuildLimit {
-            rebuild(records: &records)
+            rebuild(positions: &positions)
         }
     }
 
     /// Takes `handle` out, if it is in this wheel.
-    mutating func remove(_ handle: Int32, records: inout Records) {
-        let record = records.items[Int(handle)]
-        guard record.position != SlotHeap.absent else { return }
-        detach(handle, tick: Self.tick(record.date), records: &records)
+    mutating func remove(_ handle: Int32, positions: inout Positions) {
+        let position = positions.items[Int(handle)]
+        if position <= -2 {
+            near.remove(handle, positions: &positions)
+        } else if position >= 0 {
+            take(position, from: Self.bucket(Self.tick(buckets.node(at: position).date), cursor), positions: &positions)
+            positions.items[Int(handle)] = SlotHeap.absent
+        } else {
+            return
+        }
         count -= 1
-        if near.isEmpty && count > 0 { advance(records: &records) }
+        if near.isEmpty && count > 0 { advance(positions: &positions) }
     }
 
     /// Calls `body` with every handle dated at or before `date`, in no particular order. Reads
     /// those handles and, beyond them, at most the rest of the bucket that holds `date`.
-    func forEach(through date: Double, records: Records, _ body: (Int32) -> Void) {
+    func forEach(through date: Double, _ body: (Int32) -> Void) {
         guard let first = near.min, first.date <= date else { return }
         near.forEach(through: date) { body($0.handle) }
         let last = Self.tick(date)
         guard last > cursor else { return }
-        // Buckets in index order (levels, then digits) are in tick order.
+        // Buckets in index order (levels, then digits) are in tick order, and level 0's
+        // occupied digits all follow the cursor's.
         var next = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask)
         while let bucket = next {
             let level = bucket >> Self.levelBits
             let above = UInt64(Self.levelBits * (level + 1))
             let start = (cursor >> above) << above | UInt64(bucket & Self.digitMask) << UInt64(Self.levelBits * level)
             if start > last { return }
-            buckets.forEach(in: bucket) { handle in
-                if records.items[Int(handle)].date <= date { body(handle) }
+            buckets.forEach(in: bucket) { node in
+                if node.date <= date { body(node.handle) }
             }
             next = buckets.firstOccupied(from: bucket + 1)
         }
     }
 
+    /// Calls `body` with every node, in no particular order.
+    func forEach(_ body: (Node) -> Void) {
+        near.nodes.forEach(body)
+        buckets.forEach(body)
+    }
+
     /// Rewrites every tie through `map`, which must keep their order (the scheduler renumbers
     /// its sequence before it wraps).
-    mutating func mapTies(records: inout Records, _ map: (UInt32) -> UInt32) {
+    mutating func mapTies(_ map: (UInt32) -> UInt32) {
         near.mapTies(map)
-        for node in near.nodes { records.items[Int(node.handle)].tie = node.tie }
-        for handle in buckets.all { records.items[Int(handle)].tie = map(records.items[Int(handle)].tie) }
+        buckets.mapTies(map)
     }
 
     // MARK: Placement
@@ -169,60 +173,57 @@ struct TimingWheel: Sendable {
         return level << levelBits | Int(truncatingIfNeeded: tick >> UInt64(levelBits * level)) & digitMask
     }
 
-    /// Places a handle that is in no bucket and not in the near heap (its position may be stale).
+    /// Puts a node where its tick belongs: the near heap or a bucket. Whatever its position
+    /// said before is overwritten.
     @inline(__always)
-    private mutating func attach(_ handle: Int32, tick: UInt64, records: inout Records) {
+    private mutating func place(_ node: Node, tick: UInt64, positions: inout Positions) {
         guard tick > cursor else {
-            let record = records.items[Int(handle)]
-            records.items[Int(handle)].position = SlotHeap.absent
-            near.set(handle, date: record.date, tie: record.tie, positions: &records)
+            positions.items[Int(node.handle)] = SlotHeap.absent
+            near.set(node.handle, date: node.date, tie: node.tie, positions: &positions)
             return
         }
         let bucket = Self.bucket(tick, cursor)
         buckets.ensure((bucket | Self.digitMask) + 1)
-        buckets.insert(handle, into: bucket, positions: &records)
+        positions.items[Int(node.handle)] = buckets.insert(node, into: bucket)
     }
 
+    /// Takes the node at `position` out of `bucket` (its handle's own position is left to the
+    /// caller).
     @inline(__always)
-    private mutating func detach(_ handle: Int32, tick: UInt64, records: inout Records) {
-        guard tick > cursor else {
-            near.remove(handle, positions: &records)
-            return
-        }
-        let position = Int(records.items[Int(handle)].position)
-        records.items[Int(handle)].position = SlotHeap.absent
-        buckets.remove(handle, at: position, from: Self.bucket(tick, cursor), positions: &records)
+    private mutating func take(_ position: Int32, from bucket: Int, positions: inout Positions) {
+        if let moved = buckets.remove(at: position, from: bucket) { positions.items[Int(moved)] = position }
     }
 
     /// Moves the cursor to the earliest tick of the lowest occupied bucket and places that
-    /// bucket's handles again, which puts at least one in the (empty) near heap. Buckets of
+    /// bucket's nodes again, which puts at least one in the (empty) near heap. Buckets of
     /// higher levels, and later ones of the same level, stay where they are: the new cursor
     /// has the old one's digits above the bucket's level.
-    private mutating func advance(records: inout Records) {
+    private mutating func advance(positions: inout Positions) {
         // Level 0's occupied digits all follow the cursor's.
         guard let bucket = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask) else { return }
         var earliest = UInt64.max
-        buckets.forEach(in: bucket) { earliest = Swift.min(earliest, Self.tick(records.items[Int($0)].date)) }
+        buckets.forEach(in: bucket) { earliest = Swift.min(earliest, Self.tick($0.date)) }
         cursor = earliest
         var chunk = buckets.takeChain(bucket)
         while chunk != WheelBuckets.none {
-            for position in buckets.handles(of: chunk) {
-                let handle = buckets.handle(at: position)
-                attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records)
+            for position in buckets.nodes(of: chunk) {
+                let node = buckets.node(at: position)
+                place(node, tick: Self.tick(node.date), positions: &positions)
             }
             chunk = buckets.next(after: chunk)
         }
     }
 
-    /// Places every handle again around the earliest one, emptying the near heap of all but
-    /// the handles at its tick.
-    private mutating func rebuild(records: inout Records) {
-        let handles = near.nodes.map(\.handle) + buckets.all
+    /// Places every node again around the earliest one, emptying the near heap of all but
+    /// the nodes at its tick.
+    private mutating func rebuild(positions: inout Positions) {
+        var nodes = near.nodes
+        buckets.forEach { nodes.append($0) }
         let earliest = near.min.map { Self.tick($0.date) } ?? cursor
         near = SlotHeap()
         buckets = WheelBuckets()
         cursor = earliest
-        for handle in handles { attach(handle, tick: Self.tick(records.items[Int(handle)].date), records: &records) }
+        for node in nodes { place(node, tick: Self.tick(node.date), positions: &positions) }
         rebuildLimit = Swift.max(Self.minimumRebuildLimit, count / 8, 2 * near.count)
     }
 }
