@@ -11,8 +11,13 @@ struct TimingWheelTests {
     /// Runs `steps` random operations on `handles` handles with dates from `date`, checking the
     /// earliest handle after each one, then drains the wheel.
     func check(seed: UInt64, handles: Int, steps: Int, date: (inout SplitMix64) -> Double) {
+        check(shape: .fine, seed: seed, handles: handles, steps: steps, date: date)
+        check(shape: .coarse, seed: seed, handles: handles, steps: steps, date: date)
+    }
+
+    func check(shape: TimingWheel.Shape, seed: UInt64, handles: Int, steps: Int, date: (inout SplitMix64) -> Double) {
         var rng = SplitMix64(seed: seed)
-        var wheel = TimingWheel()
+        var wheel = TimingWheel(shape: shape)
         var positions = TimingWheel.Positions()
         positions.append(absent: handles)
         var model: [Int32: (date: Double, tie: UInt32)] = [:]
@@ -93,10 +98,10 @@ struct TimingWheelTests {
 
     @Test func ticksFollowDates() {
         let dates: [Double] = [-.infinity, -1e20, -1.5, -1, -0.5, -0.0, 0, 0.5, 1, 1e9, 1e20, .infinity]
-        let ticks = dates.map(TimingWheel.tick)
+        let ticks = dates.map(TimingWheel.seconds)
         #expect(ticks == ticks.sorted())
-        #expect(TimingWheel.tick(-0.0) == TimingWheel.tick(0))
-        #expect(TimingWheel.tick(0.999) == TimingWheel.tick(0))
-        #expect(TimingWheel.tick(1) == TimingWheel.tick(0) + 1)
+        #expect(TimingWheel.seconds(-0.0) == TimingWheel.seconds(0))
+        #expect(TimingWheel.seconds(0.999) == TimingWheel.seconds(0))
+        #expect(TimingWheel.seconds(1) == TimingWheel.seconds(0) + 1)
     }
 }

@@ -494,7 +494,7 @@ public struct ReloadScheduler: Sendable {
 
     private struct ProviderQueue: Sendable {
         var key: String
-        var pending = TimingWheel()
+        var pending = TimingWheel(shape: .coarse)
     }
 
     private struct Request: Sendable {

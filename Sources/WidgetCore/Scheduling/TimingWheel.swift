@@ -3,20 +3,21 @@
 /// and take it out. A heap pays a sift of log n levels for each of them, and at a million
 /// handles most levels are a cache miss.
 ///
-/// A hierarchical timing wheel over whole-second ticks, in base 4096. The wheel has a cursor, the
+/// A hierarchical timing wheel. Dates fall in ticks (whole seconds, or runs of them), and ticks
+/// are written in a wide base (2^16 or 2^8, the wheel's `Shape`). The wheel has a cursor, the
 /// tick of its earliest handle. A handle whose tick is at or before the cursor is in the near
 /// heap, a `SlotHeap` that orders it exactly, by date then tie. Any other handle is in one
-/// bucket, chosen by the highest base-4096 digit in which its tick differs from the cursor's (the
-/// level) and its own digit there. So a bucket at level 0 holds one tick, one at level 1 a run of
-/// 4096 ticks (68 minutes), one at level 2 a run of 194 days; where a handle is follows from its
-/// tick and the cursor alone. Every move of a handle costs a cache miss or two at a million
-/// handles, and wide levels keep the moves few: a handle due within a day is placed once and
-/// moved once or twice.
+/// bucket, chosen by the highest digit in which its tick differs from the cursor's (the level)
+/// and its own digit there. So a bucket at level 0 holds one tick, one at level 1 a run of
+/// 2^16 (or 2^8) ticks, and so on; where a handle is follows from its tick and the cursor alone.
+/// Every move of a handle costs a cache miss or two at a million handles, and wide levels keep
+/// the moves few: with one-second ticks and 16-bit digits, a handle due within a day is placed
+/// once and moved once or twice.
 ///
 /// When the near heap runs empty, the cursor moves to the earliest tick of the lowest occupied
 /// bucket (a bitmap finds it) and that bucket's handles are placed again: those at the new
 /// cursor into the near heap, the others into lower levels. A handle therefore moves at most
-/// once per level, four levels for any date. Placing a handle at or before the cursor is always
+/// once per level, three to six levels for any date. Placing a handle at or before the cursor is always
 /// right, so dates may go back (a clock set back, a request for a past date): such a handle
 /// joins the near heap. Should the near heap grow past an eighth of the wheel that way, the
 /// whole wheel is placed again around its earliest handle, which costs O(n) once per n / 16
@@ -28,6 +29,20 @@
 /// (the scheduler's per-provider wheels), and a slot's positions in every wheel sit together.
 struct TimingWheel: Sendable {
     typealias Node = SlotHeap.Node
+
+    /// How dates map to buckets: ticks of 2^`tickShift` seconds, and 2^`levelBits` buckets a level.
+    struct Shape: Sendable {
+        var tickShift: Int
+        var levelBits: Int
+
+        /// One-second ticks and 65,536 buckets a level (18 hours at level 0, 136 years at
+        /// level 1): for one wheel of every instance, where the earliest is taken in order.
+        static let fine = Shape(tickShift: 0, levelBits: 16)
+        /// 64-second ticks and 256 buckets a level (4.5 hours, then 48 days): for many small
+        /// wheels (one per provider) that are only searched up to a date, whose buckets must
+        /// stay few and not too sparse.
+        static let coarse = Shape(tickShift: 6, levelBits: 8)
+    }
 
     /// Where each handle is: `absent`, an index in the near heap (stored as -2 - index), or a
     /// position in the buckets (0 or more). The heap reads and writes its indices through the
@@ -53,14 +68,21 @@ struct TimingWheel: Sendable {
         func contains(_ handle: Int32) -> Bool { items[Int(handle)] != SlotHeap.absent }
     }
 
+    let shape: Shape
     private(set) var count = 0
     /// The tick of the earliest handle (of the near heap's handles, the latest tick).
     private var cursor: UInt64 = 0
     private var near = SlotHeap()
-    /// Bucket `level << 12 | digit`; levels are added when a handle first needs one.
+    /// Bucket `level << levelBits | digit`; levels are added when a handle first needs one.
     private var buckets = WheelBuckets()
     /// The near heap's size beyond which an insertion before the cursor places everything again.
     private var rebuildLimit = Self.minimumRebuildLimit
+    private let digitMask: Int
+
+    init(shape: Shape = .fine) {
+        self.shape = shape
+        digitMask = 1 << shape.levelBits - 1
+    }
 
     /// The earliest handle: its date, tie and handle.
     var min: Node? { near.min }
@@ -68,7 +90,7 @@ struct TimingWheel: Sendable {
 
     /// Puts `handle` at (date, tie), inserting it or moving it from where it was.
     mutating func set(_ handle: Int32, date: Double, tie: UInt32, positions: inout Positions) {
-        let tick = Self.tick(date)
+        let tick = tick(date)
         let position = positions.items[Int(handle)]
         if position <= -2 {
             if tick <= cursor {
@@ -78,12 +100,12 @@ struct TimingWheel: Sendable {
             }
             near.remove(handle, positions: &positions)
         } else if position >= 0 {
-            let bucket = Self.bucket(Self.tick(buckets.node(at: position).date), cursor)
-            if tick > cursor && Self.bucket(tick, cursor) == bucket {
+            let old = bucket(self.tick(buckets.node(at: position).date), cursor)
+            if tick > cursor && bucket(tick, cursor) == old {
                 buckets.update(at: position, date: date, tie: tie)
                 return
             }
-            take(position, from: bucket, positions: &positions)
+            take(position, from: old, positions: &positions)
         } else {
             count += 1
         }
@@ -102,7 +124,7 @@ struct TimingWheel: Sendable {
         if position <= -2 {
             near.remove(handle, positions: &positions)
         } else if position >= 0 {
-            take(position, from: Self.bucket(Self.tick(buckets.node(at: position).date), cursor), positions: &positions)
+            take(position, from: bucket(tick(buckets.node(at: position).date), cursor), positions: &positions)
             positions.items[Int(handle)] = SlotHeap.absent
         } else {
             return
@@ -116,15 +138,15 @@ struct TimingWheel: Sendable {
     func forEach(through date: Double, _ body: (Int32) -> Void) {
         guard let first = near.min, first.date <= date else { return }
         near.forEach(through: date) { body($0.handle) }
-        let last = Self.tick(date)
+        let last = tick(date)
         guard last > cursor else { return }
         // Buckets in index order (levels, then digits) are in tick order, and level 0's
         // occupied digits all follow the cursor's.
-        var next = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask)
+        var next = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & digitMask)
         while let bucket = next {
-            let level = bucket >> Self.levelBits
-            let above = UInt64(Self.levelBits * (level + 1))
-            let start = (cursor >> above) << above | UInt64(bucket & Self.digitMask) << UInt64(Self.levelBits * level)
+            let level = bucket >> shape.levelBits
+            let above = UInt64(shape.levelBits * (level + 1))
+            let start = (cursor >> above) << above | UInt64(bucket & digitMask) << UInt64(shape.levelBits * level)
             if start > last { return }
             buckets.forEach(in: bucket) { node in
                 if node.date <= date { body(node.handle) }
@@ -149,28 +171,31 @@ struct TimingWheel: Sendable {
     // MARK: Placement
 
     private static let minimumRebuildLimit = 64
-    private static let levelBits = 12
-    private static let digitMask = 1 << levelBits - 1
-    /// Ticks are whole seconds from the reference date, offset so that earlier dates stay
-    /// positive, and clamped to 48 bits (± 4 million years): four levels of twelve bits.
-    private static let tickOrigin: Int64 = 1 << 47
+    /// Seconds are counted from the reference date, offset so that earlier dates stay
+    /// positive, and clamped to 48 bits (± 4 million years).
+    private static let secondsOrigin: Int64 = 1 << 47
 
-    /// The date rounded down to whole seconds. Conversion and a correction rather than
-    /// `rounded(.down)`, which is a call to `floor` on the baseline x86-64 this is built for.
     @inline(__always)
-    static func tick(_ date: Double) -> UInt64 {
-        guard date > -Double(tickOrigin) else { return 0 }
-        guard date < Double(tickOrigin) else { return UInt64(2 * tickOrigin - 1) }
+    private func tick(_ date: Double) -> UInt64 { Self.seconds(date) >> UInt64(shape.tickShift) }
+
+    /// The date rounded down to whole seconds, from the offset origin. Conversion and a
+    /// correction rather than `rounded(.down)`, which is a call to `floor` on the baseline
+    /// x86-64 this is built for.
+    @inline(__always)
+    static func seconds(_ date: Double) -> UInt64 {
+        guard date > -Double(secondsOrigin) else { return 0 }
+        guard date < Double(secondsOrigin) else { return UInt64(2 * secondsOrigin - 1) }
         var seconds = Int64(date)
         if Double(seconds) > date { seconds -= 1 }
-        return UInt64(seconds + tickOrigin)
+        return UInt64(seconds + secondsOrigin)
     }
 
     /// The bucket of a tick after the cursor.
     @inline(__always)
-    private static func bucket(_ tick: UInt64, _ cursor: UInt64) -> Int {
-        let level = (63 - (tick ^ cursor).leadingZeroBitCount) / levelBits
-        return level << levelBits | Int(truncatingIfNeeded: tick >> UInt64(levelBits * level)) & digitMask
+    private func bucket(_ tick: UInt64, _ cursor: UInt64) -> Int {
+        let bits = shape.levelBits
+        let level = (63 - (tick ^ cursor).leadingZeroBitCount) / bits
+        return level << bits | Int(truncatingIfNeeded: tick >> UInt64(bits * level)) & digitMask
     }
 
     /// Puts a node where its tick belongs: the near heap or a bucket. Whatever its position
@@ -182,8 +207,8 @@ struct TimingWheel: Sendable {
             near.set(node.handle, date: node.date, tie: node.tie, positions: &positions)
             return
         }
-        let bucket = Self.bucket(tick, cursor)
-        buckets.ensure((bucket | Self.digitMask) + 1)
+        let bucket = bucket(tick, cursor)
+        buckets.ensure((bucket | digitMask) + 1)
         positions.items[Int(node.handle)] = buckets.insert(node, into: bucket)
     }
 
@@ -200,15 +225,15 @@ struct TimingWheel: Sendable {
     /// has the old one's digits above the bucket's level.
     private mutating func advance(positions: inout Positions) {
         // Level 0's occupied digits all follow the cursor's.
-        guard let bucket = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & Self.digitMask) else { return }
+        guard let bucket = buckets.firstOccupied(from: Int(truncatingIfNeeded: cursor) & digitMask) else { return }
         var earliest = UInt64.max
-        buckets.forEach(in: bucket) { earliest = Swift.min(earliest, Self.tick($0.date)) }
+        buckets.forEach(in: bucket) { earliest = Swift.min(earliest, tick($0.date)) }
         cursor = earliest
         var chunk = buckets.takeChain(bucket)
         while chunk != WheelBuckets.none {
             for position in buckets.nodes(of: chunk) {
                 let node = buckets.node(at: position)
-                place(node, tick: Self.tick(node.date), positions: &positions)
+                place(node, tick: tick(node.date), positions: &positions)
             }
             chunk = buckets.next(after: chunk)
         }
@@ -219,11 +244,11 @@ struct TimingWheel: Sendable {
     private mutating func rebuild(positions: inout Positions) {
         var nodes = near.nodes
         buckets.forEach { nodes.append($0) }
-        let earliest = near.min.map { Self.tick($0.date) } ?? cursor
+        let earliest = near.min.map { tick($0.date) } ?? cursor
         near = SlotHeap()
         buckets = WheelBuckets()
         cursor = earliest
-        for node in nodes { place(node, tick: Self.tick(node.date), positions: &positions) }
+        for node in nodes { place(node, tick: tick(node.date), positions: &positions) }
         rebuildLimit = Swift.max(Self.minimumRebuildLimit, count / 8, 2 * near.count)
     }
 }
