@@ -5,28 +5,32 @@ import Foundation
 /// for `nextDeadline()`, sleeps until then, and calls `popDue(now:)`, which answers with the
 /// events to carry out. Pure: time is always passed in.
 ///
-/// Instances live in dense slots, found by id once per call. Each slot has at most one node in
-/// the due heap per purpose (its next entry change and its next reload, moved in place when
-/// they change) and at most one in its provider's heap of pending reloads, so the heaps never
-/// hold stale entries and their size is bounded by the number of instances.
+/// Instances live in dense slots, found by id once per call (`SlotIndex`). Each slot has at most
+/// one handle in the due wheel per purpose (its next entry change and its next reload, moved in
+/// place when they change) and at most one in its provider's wheel of pending reloads, so the
+/// wheels never hold stale entries and their size is bounded by the number of instances.
+/// `TimingWheel` makes each of those moves, and taking the earliest, O(1) amortised, where a
+/// heap sifts through log n levels of cache misses at a million instances.
 public struct ReloadScheduler: Sendable {
     public private(set) var budget: ReloadBudget
     /// Coalescing window W (semantics.md, Reload policies 4).
     public var coalescingWindow: TimeInterval
 
     private var slots: [Slot] = []
-    private var slotOfID: [InstanceID: Int32] = [:]
+    private var slotIndex = SlotIndex()
     private var freeSlots: [Int32] = []
-    /// Handle 2·slot is the slot's next entry change, 2·slot + 1 its next reload (at the date
-    /// the budget lets it run).
-    private var due = SlotHeap()
-    private var duePositions: [Int32] = []
-    /// Per provider, the slots with a reload pending by the date they want it: a launch finds
-    /// its merge partners, those wanted within W, without a scan. Positions by slot (a slot
-    /// waits in at most one provider's heap).
+    /// In the due wheel, handle 3·slot is the slot's next entry change and 3·slot + 1 its next
+    /// reload (at the date the budget lets it run).
+    private var due = TimingWheel()
+    /// Per provider, the slots with a reload pending, as handle 3·slot + 2, by the date it can
+    /// run (the date of its due handle): a launch finds its merge partners, those wanted within
+    /// W that the budget lets run now, without a scan. Every such partner can run by now + W, so
+    /// only those are read. A slot waits in at most one provider's wheel.
     private var providers: [ProviderQueue] = []
     private var providerOfKey: [String: Int32] = [:]
-    private var pendingPositions: [Int32] = []
+    /// Where each slot's three handles are in the wheels, side by side (12 bytes), so that
+    /// moving a slot's reload in the due wheel and in its provider's wheel reads one place.
+    private var positions = TimingWheel.Positions()
     private var kindNames: [String] = []
     /// The slots of each kind, for `reloadTimelines(ofKind:)`: 4 bytes an instance, where a set
     /// of ids per kind cost about 33 at a million. A slot knows its place, so removal swaps.
@@ -49,7 +53,7 @@ public struct ReloadScheduler: Sendable {
     /// again starts it afresh but keeps its budget history.
     public mutating func add(_ id: InstanceID, kind: String, providerKey: String) {
         let slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
-        if let existing = slotOfID[id] {
+        if let existing = self.slot(of: id) {
             let history = slots[Int(existing)].history
             unlink(existing)
             slots[Int(existing)] = slot
@@ -64,10 +68,9 @@ public struct ReloadScheduler: Sendable {
         } else {
             index = Int32(slots.count)
             slots.append(slot)
-            duePositions.append(contentsOf: [SlotHeap.absent, SlotHeap.absent])
-            pendingPositions.append(SlotHeap.absent)
+            positions.append(absent: 3)
         }
-        slotOfID[id] = index
+        slotIndex.insert(id, slot: index)
         linkKind(index)
     }
 
@@ -75,13 +78,13 @@ public struct ReloadScheduler: Sendable {
     /// slot arrays are not grown by doubling and left up to twice the size they need.
     public mutating func reserveCapacity(_ count: Int) {
         slots.reserveCapacity(count)
-        slotOfID.reserveCapacity(count)
-        duePositions.reserveCapacity(2 * count)
-        pendingPositions.reserveCapacity(count)
+        slotIndex.reserveCapacity(count)
+        positions.items.reserveCapacity(3 * count)
     }
 
     public mutating func remove(_ id: InstanceID) {
-        guard let index = slotOfID.removeValue(forKey: id) else { return }
+        guard let index = slot(of: id) else { return }
+        slotIndex.remove(id, slot: index)
         unlink(index)
         slots[Int(index)] = Slot.free
         freeSlots.append(index)
@@ -89,7 +92,7 @@ public struct ReloadScheduler: Sendable {
 
     /// After descriptors are reloaded a kind may have a different provider.
     public mutating func updateProvider(_ id: InstanceID, providerKey: String) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         let provider = internProvider(providerKey)
         guard slots[Int(index)].provider != provider else { return }
         removePending(index)
@@ -97,7 +100,7 @@ public struct ReloadScheduler: Sendable {
         reschedule(index)
     }
 
-    public func contains(_ id: InstanceID) -> Bool { slotOfID[id] != nil }
+    public func contains(_ id: InstanceID) -> Bool { slot(of: id) != nil }
 
     /// The instances of a kind, in no particular order.
     public func instances(ofKind kind: String) -> [InstanceID] {
@@ -113,7 +116,7 @@ public struct ReloadScheduler: Sendable {
     }
 
     public mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         slots[Int(index)].history = BudgetHistory(dates)
         reschedule(index)
     }
@@ -122,7 +125,7 @@ public struct ReloadScheduler: Sendable {
 
     /// The instance's budgeted reloads in the last 24 hours (empty for an unknown id).
     public func budgetHistory(_ id: InstanceID) -> BudgetHistory {
-        slotOfID[id].map { slots[Int($0)].history } ?? BudgetHistory()
+        slot(of: id).map { slots[Int($0)].history } ?? BudgetHistory()
     }
 
     /// Budgeted reloads of the instance in the 24 hours before `now`.
@@ -139,7 +142,7 @@ public struct ReloadScheduler: Sendable {
 
     /// Replaces the policy due date after a timeline arrives (nil: `never`).
     public mutating func setPolicyDue(_ id: InstanceID, _ date: Date?) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         slots[Int(index)].policyDue = date
         reschedule(index)
     }
@@ -147,7 +150,7 @@ public struct ReloadScheduler: Sendable {
     /// Asks for a reload wanted at `wanted`. Requests collapse: the one that can run first
     /// is kept, an exempt one preferred at equal times.
     public mutating func request(_ id: InstanceID, reason: ReloadReason, at wanted: Date) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         let kept = merged(slots[Int(index)], reason: reason, at: wanted)
         slots[Int(index)].request = Request(reason: kept.reason, wanted: kept.wanted)
         reschedule(index)
@@ -156,29 +159,29 @@ public struct ReloadScheduler: Sendable {
     /// What `request` would keep for this instance, without changing anything: the caller
     /// persists it before the request takes effect.
     public func mergedRequest(_ id: InstanceID, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
-        guard let index = slotOfID[id] else { return (reason, wanted) }
+        guard let index = slot(of: id) else { return (reason, wanted) }
         return merged(slots[Int(index)], reason: reason, at: wanted)
     }
 
     /// The request waiting for a launch, if any (a launch takes it when it starts).
     public func pendingRequest(_ id: InstanceID) -> (reason: ReloadReason, wanted: Date)? {
-        slotOfID[id].flatMap { slots[Int($0)].request }.map { ($0.reason, $0.wanted) }
+        slot(of: id).flatMap { slots[Int($0)].request }.map { ($0.reason, $0.wanted) }
     }
 
     /// The next date the shown entry changes (nil: none).
     public mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) {
-        guard let index = slotOfID[id] else { return }
-        let handle = 2 * index
+        guard let index = slot(of: id) else { return }
+        let handle = Self.entryHandle(index)
         if let date {
-            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), positions: &duePositions)
+            due.set(handle, date: date.timeIntervalSinceReferenceDate, tie: nextSequence(), positions: &positions)
         } else {
-            due.remove(handle, positions: &duePositions)
+            due.remove(handle, positions: &positions)
         }
     }
 
     /// A launched reload finished with a new timeline whose policy wants `policyDue`.
     public mutating func completed(_ id: InstanceID, policyDue: Date?) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         slots[Int(index)].inFlight = false
         slots[Int(index)].policyDue = policyDue
         reschedule(index)
@@ -187,7 +190,7 @@ public struct ReloadScheduler: Sendable {
     /// A launched reload failed: the old timeline stays and another attempt is wanted at
     /// `retryAt`, under the budget. The old policy date still stands.
     public mutating func failed(_ id: InstanceID, policyDue: Date?, retryAt: Date) {
-        guard let index = slotOfID[id] else { return }
+        guard let index = slot(of: id) else { return }
         slots[Int(index)].inFlight = false
         slots[Int(index)].policyDue = policyDue
         request(id, reason: .retry, at: retryAt)
@@ -234,9 +237,9 @@ public struct ReloadScheduler: Sendable {
         var events: [SchedulerEvent] = []
         let limit = now.timeIntervalSinceReferenceDate
         while let top = due.min, top.date <= limit {
-            let index = top.handle >> 1
-            if top.handle & 1 == 0 {
-                due.remove(top.handle, positions: &duePositions)
+            let index = top.handle / 3
+            if top.handle == Self.entryHandle(index) {
+                due.remove(top.handle, positions: &positions)
                 events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
                 continue
             }
@@ -267,45 +270,63 @@ public struct ReloadScheduler: Sendable {
     }
 
     public func pendingReload(for id: InstanceID) -> ScheduledReload? {
-        slotOfID[id].flatMap { scheduled(slots[Int($0)]) }
+        slot(of: id).flatMap { scheduled(slots[Int($0)]) }
     }
 
     public func isInFlight(_ id: InstanceID) -> Bool {
-        slotOfID[id].map { slots[Int($0)].inFlight } ?? false
+        slot(of: id).map { slots[Int($0)].inFlight } ?? false
     }
 
-    public var instanceCount: Int { slotOfID.count }
+    public var instanceCount: Int { slotIndex.count }
 
-    /// The number of nodes held in the heaps (for tests that they stay bounded).
+    /// The number of handles held in the wheels (for tests that they stay bounded).
     public var heldEntries: Int { due.count + providers.reduce(0) { $0 + $1.pending.count } }
 
     // MARK: Internals
 
+    @inline(__always)
+    private func slot(of id: InstanceID) -> Int32? {
+        slotIndex.slot(of: id) { slots[Int($0)].id == id }
+    }
+
     private mutating func launch(startingWith first: Int32, pending: Pending, now: Date) -> ReloadBatch {
         let provider = slots[Int(first)].provider
-        var members = [(slot: first, member: ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted))]
+        let member = ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted)
         // Merge what is wanted within W and that the budget allows now. Those the budget holds
-        // back stay where they are for a later launch.
-        let horizon = now.addingTimeInterval(coalescingWindow).timeIntervalSinceReferenceDate
-        providers[Int(provider)].pending.forEach(through: horizon) { node in
-            let slot = slots[Int(node.handle)]
-            guard node.handle != first, let candidate = pendingReload(slot),
-                budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason) <= now
+        // back stay where they are for a later launch. A partner can run at max(wanted, the
+        // budget's next allowed date), both by now + W (or by now, for a negative W): only
+        // those are read.
+        let horizon = now.addingTimeInterval(coalescingWindow)
+        let runsBy = max(horizon, now).timeIntervalSinceReferenceDate
+        var partners: [(slot: Int32, member: ReloadMember)] = []
+        providers[Int(provider)].pending.forEach(through: runsBy) { handle in
+            let index = handle / 3
+            guard index != first, let candidate = pendingReload(slots[Int(index)]), candidate.wanted <= horizon,
+                budget.effectiveDate(slots[Int(index)].history, wanted: now, reason: candidate.reason) <= now
             else { return }
-            members.append((node.handle, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
+            partners.append((index, ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)))
         }
-        members.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
-        for (index, member) in members {
-            slots[Int(index)].inFlight = true
-            slots[Int(index)].request = nil
-            slots[Int(index)].policyDue = nil
-            due.remove(2 * index + 1, positions: &duePositions)
-            removePending(index)
-            if budget.applies(to: member.reason) {
-                slots[Int(index)].history.record(now)
-            }
+        take(first, member.reason, now: now)
+        // Most launches have no partner: one member, no sorting.
+        guard !partners.isEmpty else {
+            return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: [member])
         }
-        return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: members.map(\.member))
+        partners.append((first, member))
+        partners.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
+        for (index, partner) in partners where index != first { take(index, partner.reason, now: now) }
+        return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: partners.map(\.member))
+    }
+
+    /// A launch takes the slot's pending reload: it is in flight until the provider answers.
+    private mutating func take(_ index: Int32, _ reason: ReloadReason, now: Date) {
+        slots[Int(index)].inFlight = true
+        slots[Int(index)].request = nil
+        slots[Int(index)].policyDue = nil
+        due.remove(Self.reloadHandle(index), positions: &positions)
+        removePending(index)
+        if budget.applies(to: reason) {
+            slots[Int(index)].history.record(now)
+        }
     }
 
     private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
@@ -345,28 +366,26 @@ public struct ReloadScheduler: Sendable {
     private mutating func reschedule(_ index: Int32) {
         let slot = slots[Int(index)]
         guard !slot.inFlight, let pending = pendingReload(slot) else {
-            due.remove(2 * index + 1, positions: &duePositions)
+            due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return
         }
-        let order = nextSequence()
-        due.set(
-            2 * index + 1, date: pending.effective.timeIntervalSinceReferenceDate, tie: Self.reloadTie | order,
-            positions: &duePositions)
-        providers[Int(slot.provider)].pending.set(
-            index, date: pending.wanted.timeIntervalSinceReferenceDate, tie: order, positions: &pendingPositions)
+        let date = pending.effective.timeIntervalSinceReferenceDate
+        due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), positions: &positions)
+        // Partners are found in no particular order: equal dates need no tie here.
+        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
     }
 
     private mutating func removePending(_ index: Int32) {
         let provider = slots[Int(index)].provider
         guard provider != Slot.noProvider else { return }
-        providers[Int(provider)].pending.remove(index, positions: &pendingPositions)
+        providers[Int(provider)].pending.remove(Self.pendingHandle(index), positions: &positions)
     }
 
-    /// Takes the slot out of every heap.
+    /// Takes the slot out of every wheel.
     private mutating func unlink(_ index: Int32) {
-        due.remove(2 * index, positions: &duePositions)
-        due.remove(2 * index + 1, positions: &duePositions)
+        due.remove(Self.entryHandle(index), positions: &positions)
+        due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
         let kind = Int(slots[Int(index)].kind)
         let position = Int(slots[Int(index)].kindPosition)
@@ -407,20 +426,23 @@ public struct ReloadScheduler: Sendable {
         return sequence
     }
 
-    /// Ties are 31 bits so that a heap node fits in 16 bytes. Before the sequence runs out,
-    /// the ties in use (at most three per instance) are replaced by their ranks, which keeps
+    /// Ties are 31 bits so that a wheel node fits in 16 bytes. Before the sequence runs out,
+    /// the ties in use (at most two per instance) are replaced by their ranks, which keeps
     /// every order and frees the rest of the range: O(n log n) once per two billion changes.
     private mutating func renumber() {
-        var used = due.nodes.map { $0.tie & ~Self.reloadTie }
-        for provider in providers { used += provider.pending.nodes.map(\.tie) }
+        var used: [UInt32] = []
+        due.forEach { used.append($0.tie & ~Self.reloadTie) }
         used = Array(Set(used)).sorted()
         var rank: [UInt32: UInt32] = [:]
         rank.reserveCapacity(used.count)
         for (index, tie) in used.enumerated() { rank[tie] = UInt32(index + 1) }
         due.mapTies { ($0 & Self.reloadTie) | rank[$0 & ~Self.reloadTie]! }
-        for index in providers.indices { providers[index].pending.mapTies { rank[$0]! } }
         sequence = UInt32(used.count)
     }
+
+    @inline(__always) private static func entryHandle(_ slot: Int32) -> Int32 { 3 &* slot }
+    @inline(__always) private static func reloadHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 1 }
+    @inline(__always) private static func pendingHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 2 }
 
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31
@@ -472,7 +494,7 @@ public struct ReloadScheduler: Sendable {
 
     private struct ProviderQueue: Sendable {
         var key: String
-        var pending = SlotHeap()
+        var pending = TimingWheel(shape: .coarse)
     }
 
     private struct Request: Sendable {

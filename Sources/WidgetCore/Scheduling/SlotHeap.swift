@@ -1,7 +1,7 @@
 /// A 4-ary min-heap of dated handles (small dense integers) that can move or remove any
 /// handle in O(log n). Positions live in a table the caller owns, indexed by handle, so that
-/// several heaps can share one table when a handle is in at most one of them (the scheduler's
-/// per-provider heaps).
+/// several structures can share one table when a handle is in at most one of them (the
+/// timing wheel keeps a handle's heap position in the same record as its date).
 ///
 /// Built for a million nodes that do not fit in the cache: a node is 16 bytes with no
 /// references, so sifting moves no reference counts, and four children are one or two cache
@@ -31,9 +31,9 @@ struct SlotHeap: Sendable {
     var isEmpty: Bool { nodes.isEmpty }
 
     /// Puts `handle` at (date, tie), inserting it or moving it from where it was.
-    mutating func set(_ handle: Int32, date: Double, tie: UInt32, positions: inout [Int32]) {
+    mutating func set<Positions: SlotPositions>(_ handle: Int32, date: Double, tie: UInt32, positions: inout Positions) {
         let node = Node(date: date, tie: tie, handle: handle)
-        let position = Int(positions[Int(handle)])
+        let position = Int(positions[slot: handle])
         if position == Int(Self.absent) {
             nodes.append(node)
             siftUp(nodes.count - 1, node, &positions)
@@ -45,10 +45,10 @@ struct SlotHeap: Sendable {
     }
 
     /// Takes `handle` out, if it is in this heap.
-    mutating func remove(_ handle: Int32, positions: inout [Int32]) {
-        let position = Int(positions[Int(handle)])
+    mutating func remove<Positions: SlotPositions>(_ handle: Int32, positions: inout Positions) {
+        let position = Int(positions[slot: handle])
         guard position != Int(Self.absent) else { return }
-        positions[Int(handle)] = Self.absent
+        positions[slot: handle] = Self.absent
         let last = nodes.removeLast()
         guard position < nodes.count else { return }
         if last.precedes(nodes[position]) {
@@ -81,22 +81,22 @@ struct SlotHeap: Sendable {
 
     /// Moves `node` (destined for `index`) towards the root until its parent precedes it.
     @inline(__always)
-    private mutating func siftUp(_ index: Int, _ node: Node, _ positions: inout [Int32]) {
+    private mutating func siftUp<Positions: SlotPositions>(_ index: Int, _ node: Node, _ positions: inout Positions) {
         var index = index
         while index > 0 {
             let parent = (index - 1) / Self.arity
             guard node.precedes(nodes[parent]) else { break }
             nodes[index] = nodes[parent]
-            positions[Int(nodes[index].handle)] = Int32(index)
+            positions[slot: nodes[index].handle] = Int32(index)
             index = parent
         }
         nodes[index] = node
-        positions[Int(node.handle)] = Int32(index)
+        positions[slot: node.handle] = Int32(index)
     }
 
     /// Moves `node` (destined for `index`) towards the leaves until it precedes its children.
     @inline(__always)
-    private mutating func siftDown(_ index: Int, _ node: Node, _ positions: inout [Int32]) {
+    private mutating func siftDown<Positions: SlotPositions>(_ index: Int, _ node: Node, _ positions: inout Positions) {
         var index = index
         let count = nodes.count
         while true {
@@ -108,10 +108,23 @@ struct SlotHeap: Sendable {
             }
             guard nodes[best].precedes(node) else { break }
             nodes[index] = nodes[best]
-            positions[Int(nodes[index].handle)] = Int32(index)
+            positions[slot: nodes[index].handle] = Int32(index)
             index = best
         }
         nodes[index] = node
-        positions[Int(node.handle)] = Int32(index)
+        positions[slot: node.handle] = Int32(index)
+    }
+}
+
+/// Where a heap keeps each handle's position: a plain table, or a field of a larger record.
+protocol SlotPositions {
+    subscript(slot handle: Int32) -> Int32 { get set }
+}
+
+extension Array: SlotPositions where Element == Int32 {
+    @inline(__always)
+    subscript(slot handle: Int32) -> Int32 {
+        get { self[Int(handle)] }
+        set { self[Int(handle)] = newValue }
     }
 }
