@@ -25,6 +25,13 @@ public struct InstanceBook: Sendable {
 
     public func contains(_ id: InstanceID) -> Bool { positions[id] != nil }
 
+    /// What `read` takes from a record, the record read where it lies: `self[id]` copies it
+    /// out, which retains every field it holds.
+    public func read<T>(_ id: InstanceID, _ read: (InstanceRecord) -> T) -> T? {
+        guard let position = positions[id] else { return nil }
+        return read(all[position])
+    }
+
     public mutating func reserveCapacity(_ count: Int) {
         all.reserveCapacity(count)
         positions.reserveCapacity(count)
