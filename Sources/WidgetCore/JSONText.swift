@@ -56,6 +56,14 @@ extension JSONText {
         raw(value ? "true" : "false")
     }
 
+    /// A finite number as `WidgetJSON.encoder` writes a `Double`: its `description`, without
+    /// a trailing `.0` (`2`, `0.5`, `1e-07`).
+    public mutating func double(_ value: Double) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
     /// A date as `WidgetJSON.encoder` writes it: an ISO 8601 string.
     public mutating func date(_ date: Date) {
         string(ISO8601.string(from: date))

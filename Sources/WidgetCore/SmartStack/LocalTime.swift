@@ -3,7 +3,7 @@ import Foundation
 /// An instant as donation affinity reads it in a time zone: seconds since the start of its
 /// local day, and whether that day is a weekend. Reading these through `Calendar` is slow
 /// (it dominated re-evaluating a stack), so a donation's is read once, when it is made or
-/// loaded, and an evaluation's once per stack.
+/// loaded, and an evaluation's once for all the stacks it ranks.
 public struct LocalTime: Sendable, Hashable {
     public var date: Date
     /// Seconds since the local start of day (elapsed time, so a day with a DST change is

@@ -57,9 +57,18 @@ public enum StackRanking {
     public static func rank(
         _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar
     ) -> [RankedCandidate] {
-        // The slot's local time is read once for the stack, and only when some instance has donations.
         var slot: LocalTime?
-        return inputs.map { input in
+        return rank(inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
+    }
+
+    /// As above; `slot` is the local time of the slot holding `now`, read through `calendar`
+    /// only when some instance has donations, and at most once for the stacks ranked at the
+    /// same `now` with the same `slot` (nil until read).
+    public static func rank(
+        _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar,
+        slot: inout LocalTime?
+    ) -> [RankedCandidate] {
+        inputs.map { input in
             let current = input.history.current(at: now)
             let relative = input.history.relative(at: now, window: settings.relevanceWindow)
             var (value, contributions): (Double, [(donation: Donation, weight: Double)]) = (0, [])

@@ -13,12 +13,20 @@ extension DaemonState {
         inputs changed: [InstanceID: RankingInput] = [:], into plan: inout Plan
     ) {
         let settings = settings.rotation
-        let retention = self.settings.limits.maxLogRows
+        var decided = false
+        // Every stack ranks at the same `now`: the slot's local time is read once for them all.
+        var slot: LocalTime?
         for name in names {
             guard var state = overrides[name] ?? stacks[name] else { continue }
             plan.keys.take(.stack(name))
-            let inputs = state.instances.compactMap { id in changed[id] ?? instances[id].map(rankingInput) }
-            let candidates = StackRanking.rank(inputs, at: now, settings: settings, affinity: affinity, calendar: calendar)
+            var inputs: [RankingInput] = []
+            inputs.reserveCapacity(state.instances.count)
+            for id in state.instances {
+                // Read in place: a record copied out retains every field it holds.
+                if let input = changed[id] ?? instances.read(id, { rankingInput($0) }) { inputs.append(input) }
+            }
+            let candidates = StackRanking.rank(
+                inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
             let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
             var times: [Date?] = [recheck]
             for input in inputs {
@@ -33,12 +41,14 @@ extension DaemonState {
             }
             plan.effect { $0.stacks.setRecheck(name, next) }
             guard let decision else { continue }
-            // Trimmed with every decision, so the log never holds more than max-log-rows.
             plan.store.append(.appendDecision(decision))
-            plan.store.append(.pruneDecisions(keep: retention))
             plan.events.append(.rotation(decision, state))
             plan.notes.append(Self.note(decision))
+            decided = true
         }
+        // Trimmed in the same transaction as the decisions, so the log never holds more than
+        // max-log-rows; once for them all, since a trim keeps the newest rows.
+        if decided { plan.store.append(.pruneDecisions(keep: self.settings.limits.maxLogRows)) }
     }
 
     /// What ranking needs of an instance: its relevance history and matched donations (read
@@ -57,12 +67,13 @@ extension DaemonState {
 
     /// To the journal with structured fields (STACK, FROM, TO, REASON, CANDIDATES as JSON).
     static func note(_ decision: RotationDecision) -> Note {
-        let candidates = (try? WidgetJSON.encoder.encode(decision.candidates)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        return Note(
+        Note(
             level: .info, message: decision.to == nil ? "rotation held back" : "stack rotated",
             metadata: [
                 "stack": decision.stack, "from": decision.from ?? "", "to": decision.to ?? "",
-                "candidate": decision.candidate, "reason": decision.reason.rawValue, "candidates": candidates,
+                "candidate": decision.candidate, "reason": decision.reason.rawValue,
+                // Worked out only when the line is logged.
+                "candidates": decision.candidatesJSON ?? "[]",
             ])
     }
 }

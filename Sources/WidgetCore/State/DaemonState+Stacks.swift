@@ -70,10 +70,11 @@ extension DaemonState {
         return plan
     }
 
-    /// A stack evaluated again at `now` (its recheck came, or something it ranks on changed).
-    public func planEvaluation(_ name: String, at now: Date) -> Plan {
+    /// Stacks evaluated again at `now` (a recheck came, or something they rank on changed),
+    /// in the order given, as one change.
+    public func planEvaluation(_ names: [String], at now: Date) -> Plan {
         var plan = Plan()
-        evaluate([name], at: now, into: &plan)
+        evaluate(names, at: now, into: &plan)
         return plan
     }
 

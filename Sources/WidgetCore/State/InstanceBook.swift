@@ -25,6 +25,13 @@ public struct InstanceBook: Sendable {
 
     public func contains(_ id: InstanceID) -> Bool { position(of: id) != nil }
 
+    /// What `read` takes from a record, the record read where it lies: `self[id]` copies it
+    /// out, which retains every field it holds.
+    public func read<T>(_ id: InstanceID, _ read: (InstanceRecord) -> T) -> T? {
+        guard let position = position(of: id) else { return nil }
+        return read(all[position])
+    }
+
     /// Room for `count` records in all, so that loading them grows nothing.
     public mutating func reserveCapacity(_ count: Int) {
         all.reserveCapacity(count)
