@@ -68,6 +68,8 @@ public struct ReloadScheduler: Sendable {
         } else {
             index = Int32(slots.count)
             slots.append(slot)
+            // Grown with the slots, not doubled on its own.
+            if positions.items.capacity < 3 * slots.capacity { positions.items.reserveCapacity(3 * slots.capacity) }
             positions.append(absent: 3)
         }
         slotIndex.insert(id, slot: index)

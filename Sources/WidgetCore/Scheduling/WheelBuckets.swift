@@ -153,6 +153,8 @@ struct WheelBuckets: Sendable {
             freeChunk = pool[chunk &* Self.chunkSize].handle
         } else {
             chunk = pool.count / Self.chunkSize
+            // Grown by an eighth, not doubled: at a million handles doubling leaves megabytes idle.
+            if pool.count + Self.chunkSize > pool.capacity { pool.reserveCapacity(pool.count + Swift.max(pool.count / 8, 64 * Self.chunkSize)) }
             pool.append(contentsOf: repeatElement(Node(date: 0, tie: 0, handle: Self.none), count: Self.chunkSize))
         }
         pool[chunk &* Self.chunkSize] = Node(date: 0, tie: 0, handle: next)
