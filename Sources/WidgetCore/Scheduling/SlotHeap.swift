@@ -1,7 +1,8 @@
 /// A 4-ary min-heap of dated handles (small dense integers) that can move or remove any
 /// handle in O(log n). Positions live in a table the caller owns, indexed by handle, so that
 /// several structures can share one table when a handle is in at most one of them (the
-/// timing wheel keeps a handle's heap position in the same record as its date).
+/// timing wheel's near heap writes through a table that also says where in the wheel's buckets
+/// a handle is).
 ///
 /// Built for a million nodes that do not fit in the cache: a node is 16 bytes with no
 /// references, so sifting moves no reference counts, and four children are one or two cache
