@@ -85,17 +85,7 @@ extension Integration {
 
         @Test func aRequestMadeWhileALaunchRunsSurvivesItsCompletion() throws {
             let fixture = try DaemonFixture()
-            let starts = fixture.directory + "/starts"
-            let release = fixture.directory + "/release"
-            // Launch n waits for the file release<n>, so the test decides when each one ends.
-            try fixture.provider("gated", """
-                #!/bin/sh
-                cat > /dev/null
-                n=$(cat "\(starts)" 2>/dev/null | wc -l)
-                echo "$$" >> "\(starts)"
-                while [ ! -e "\(release)$n" ]; do sleep 0.05; done
-                printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":"ok"}],"policy":"never"}'
-                """)
+            let (starts, release) = try fixture.gatedProvider()
             try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100, intent: DaemonFixture.testIntent)
             try fixture.start()
             // On the virtual clock `add` answers once its first load has run: it is sent in the

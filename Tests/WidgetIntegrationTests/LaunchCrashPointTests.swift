@@ -7,21 +7,19 @@ extension Integration {
     /// acknowledged: the request stays stored until the timeline is, so a restart runs the
     /// reload again.
     @Suite struct LaunchCrashPoints {
-        /// Launch n of the provider waits for the file release<n>, then answers "run<n>".
-        private static func gatedFixture() throws -> (fixture: DaemonFixture, starts: String, release: String) {
+        /// A daemon on the real clock whose one instance has loaded "run0" and whose `reload`
+        /// was answered, with the reload's launch waiting for release1.
+        private static func reloading() throws -> (fixture: DaemonFixture, starts: String, release: String, id: String) {
             let fixture = try DaemonFixture()
-            let starts = fixture.directory + "/starts"
-            let release = fixture.directory + "/release"
-            try fixture.provider("gated", """
-                #!/bin/sh
-                cat > /dev/null
-                n=$(cat "\(starts)" 2>/dev/null | wc -l)
-                echo "$$" >> "\(starts)"
-                while [ ! -e "\(release)$n" ]; do sleep 0.02; done
-                printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":"run%s"}],"policy":"never"}' "$n"
-                """)
+            let (starts, release) = try fixture.gatedProvider()
             try fixture.descriptor("test.gated", exec: ["./gated"], timeout: 100)
-            return (fixture, starts, release)
+            try fixture.start(clock: nil, arguments: ["--no-budget"])
+            let id = try fixture.add("test.gated")
+            Self.release(release, 0)
+            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
+            #expect(fixture.ctl("reload", "test.gated").status == 0)
+            try Self.await("the reload's launch") { Self.count(starts) == 2 }
+            return (fixture, starts, release, id)
         }
 
         private static func count(_ path: String) -> Int {
@@ -52,15 +50,8 @@ extension Integration {
         }
 
         @Test func crashAfterTheRequestIsAnsweredRunsTheReloadAgain() throws {
-            let (fixture, starts, release) = try Self.gatedFixture()
+            let (fixture, starts, release, id) = try Self.reloading()
             defer { Self.killProviders(starts) }
-            try fixture.start(clock: nil, arguments: ["--no-budget"])
-            let id = try fixture.add("test.gated")
-            Self.release(release, 0)
-            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
-
-            #expect(fixture.ctl("reload", "test.gated").status == 0)
-            try Self.await("the reload's launch") { Self.count(starts) == 2 }
             fixture.crash()
             let database = fixture.stateDirectory + "/state.sqlite"
             #expect(try StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: false) == ["1"])
@@ -76,14 +67,8 @@ extension Integration {
         }
 
         @Test func crashAfterTheAnswerIsShownBeforeItIsStoredRunsTheReloadAgain() throws {
-            let (fixture, starts, release) = try Self.gatedFixture()
+            let (fixture, starts, release, id) = try Self.reloading()
             defer { Self.killProviders(starts) }
-            try fixture.start(clock: nil, arguments: ["--no-budget"])
-            let id = try fixture.add("test.gated")
-            Self.release(release, 0)
-            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
-            #expect(fixture.ctl("reload", "test.gated").status == 0)
-            try Self.await("the reload's launch") { Self.count(starts) == 2 }
 
             // Another writer holds the database, so the answer's commit waits (up to the store's
             // busy timeout of 5 s) while the answer is already shown.

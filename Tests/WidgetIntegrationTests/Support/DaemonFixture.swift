@@ -34,6 +34,23 @@ final class DaemonFixture {
         return path
     }
 
+    /// A provider whose launch n (from 0) logs its pid to `starts`, waits for the file
+    /// `release<n>`, then answers one entry with the content "run<n>"; so a test decides when
+    /// each launch ends. Paths in the fixture's directory.
+    func gatedProvider(_ name: String = "gated") throws -> (starts: String, release: String) {
+        let starts = directory + "/starts"
+        let release = directory + "/release"
+        try provider(name, """
+            #!/bin/sh
+            cat > /dev/null
+            n=$(cat "\(starts)" 2>/dev/null | wc -l)
+            echo "$$" >> "\(starts)"
+            while [ ! -e "\(release)$n" ]; do sleep 0.02; done
+            printf '{"entries":[{"date":"2026-01-05T08:00:00Z","content":"run%s"}],"policy":"never"}' "$n"
+            """)
+        return (starts, release)
+    }
+
     /// Writes a descriptor for `kind` run by `exec` (relative paths resolve in the widgets dir).
     func descriptor(
         _ kind: String, exec: [String]?, families: [String] = ["systemSmall", "systemMedium"], timeout: Double? = nil,
