@@ -156,8 +156,8 @@ struct LaunchCommand: ParsableCommand {
             daemonStats.median / 1e6, daemonStats.percentile(90) / 1e6, daemonStats.min / 1e6,
             referenceStats.median / 1e6, referenceStats.percentile(90) / 1e6, referenceStats.min / 1e6))
         var notes = "\(batches) sequential batches after \(warmup) warm-up, each: reloadTimelines of a kind with \"batch\": true and \(instances) instances, "
-        notes += "timed from sending the request until `reload` events have named every instance (request commit, scheduler wake-up, launch, "
-        notes += "provider, timeline commit, event); --no-budget, min-spacing 0; provider: \(providerText); "
+        notes += "timed from sending the request until `reload` events have named every instance (the launch starts as the request is applied, "
+        notes += "while it is stored; the event goes out when the answer is applied, before its timeline's commit); --no-budget, min-spacing 0; provider: \(providerText); "
         notes += "\(merged) of \(batches) batches were one launch"
         if merged < batches { notes += " (the others were split: \(Set(launchesPerBatch).sorted().map(String.init).joined(separator: "/")) launches)" }
         notes += String(

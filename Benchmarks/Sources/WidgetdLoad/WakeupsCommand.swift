@@ -132,7 +132,7 @@ struct WakeupsCommand: ParsableCommand {
 
         var notes = "widgetd on a temporary socket and state dir, real clock, no instances, "
         notes += "\(fixed(counted.seconds, 1)) s counted from \(fixed(settleSeconds, 0)) s after READY=1; \(counted.summary)"
-        notes += "; the daemon ran without WATCHDOG_USEC (systemd's unit sets WatchdogSec=30s, a ping every 15 s that is not counted here)"
+        notes += "; the daemon ran without WATCHDOG_USEC, as under the shipped unit (no WatchdogSec=)"
         if problems.count > 0 { notes += "; \(problems.count) warning/error lines in the daemon log" }
         try Figure(
             id: "wakeups.idle",
