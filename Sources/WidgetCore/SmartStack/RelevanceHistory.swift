@@ -122,20 +122,28 @@ public struct RelevanceHistory: Sendable, Hashable {
     /// window (the instance's best falls, so its relative relevance rises). Entry changes of
     /// the timeline are scheduled anyway; these are not.
     public func nextChange(after now: Date, window: TimeInterval = .infinity) -> Date? {
-        var candidates: [Date] = []
+        // Kept as the earliest so far rather than collected: every stack evaluation asks this
+        // of each of its instances.
+        var earliest: Date?
+        func consider(_ date: Date) {
+            if earliest.map({ date < $0 }) ?? true { earliest = date }
+        }
         let current = current(at: now)
-        if let until = current?.until { candidates.append(until) }
+        if let until = current?.until { consider(until) }
         if let next = settled.first(where: { $0.date > now }) ?? timeline.first(where: { $0.date > now }) {
-            candidates.append(next.date)
+            consider(next.date)
         }
         if let current, current.score > 0, window.isFinite {
             let start = now.addingTimeInterval(-window)
             // Samples are in date order: the first higher score in the window leaves it first.
             let higher = { (sample: RelevanceSample) in sample.date > start && sample.date <= now && sample.score > current.score }
-            let leaving = [settled.first(where: higher), timeline.first(where: higher)].compactMap { $0?.date.addingTimeInterval(window) }
-            if let first = leaving.min(), first > now { candidates.append(first) }
+            var leaving = settled.first(where: higher)?.date.addingTimeInterval(window)
+            if let date = timeline.first(where: higher)?.date.addingTimeInterval(window), leaving.map({ date < $0 }) ?? true {
+                leaving = date
+            }
+            if let leaving, leaving > now { consider(leaving) }
         }
-        return candidates.min()
+        return earliest
     }
 
     private func newest(atOrBefore now: Date) -> RelevanceSample? {

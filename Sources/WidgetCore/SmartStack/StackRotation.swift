@@ -104,8 +104,10 @@ public enum StackRotation {
         }
         guard state.smartRotate else { return (nil, nil) }
         // The best eligible candidate; ties go to the earlier one in the stack.
-        let best = ordered.filter(\.eligible).max { lhs, rhs in
-            lhs.rank != rhs.rank ? lhs.rank < rhs.rank : ordered.firstIndex(of: lhs)! > ordered.firstIndex(of: rhs)!
+        var best: RankedCandidate?
+        for candidate in ordered where candidate.eligible {
+            if let current = best, !(current.rank < candidate.rank) { continue }
+            best = candidate
         }
         let anySignal = ordered.contains { $0.hasSignal(settings) }
         let target: InstanceID?

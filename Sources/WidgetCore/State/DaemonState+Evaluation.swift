@@ -28,12 +28,17 @@ extension DaemonState {
             let candidates = StackRanking.rank(
                 inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
             let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
-            var times: [Date?] = [recheck]
-            for input in inputs {
-                times.append(input.history.nextChange(after: now, window: settings.relevanceWindow))
-                if !input.matchedDonations.isEmpty { times.append(affinity.nextChange(after: now)) }
+            // The earliest of these after `now`.
+            var earliest: Date?
+            func consider(_ time: Date?) {
+                if let time, time > now, earliest.map({ time < $0 }) ?? true { earliest = time }
             }
-            let next = times.compactMap { $0 }.filter { $0 > now }.min()
+            consider(recheck)
+            for input in inputs {
+                consider(input.history.nextChange(after: now, window: settings.relevanceWindow))
+                if !input.matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
+            }
+            let next = earliest
             if state != stacks[name] {
                 plan.store.append(.putStack(state))
                 let stored = state

@@ -29,7 +29,8 @@ public struct InstanceBook: Sendable {
     /// out, which retains every field it holds.
     public func read<T>(_ id: InstanceID, _ read: (InstanceRecord) -> T) -> T? {
         guard let position = position(of: id) else { return nil }
-        return read(all[position])
+        // Through the buffer, the element is lent to `read`: the array's own subscript copies.
+        return all.withUnsafeBufferPointer { read($0[position]) }
     }
 
     /// Room for `count` records in all, so that loading them grows nothing.

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import WidgetCore
+
+/// Stacks marked together are evaluated as one plan: the same decisions and stack states as
+/// a plan per stack, with the decision log trimmed once, after the last decision.
+@Suite struct EvaluationBatchTests {
+    @Test func stacksEvaluatedTogetherDecideAsEachAlone() throws {
+        var settings = DaemonSettings()
+        settings.rotation.minimumDwell = 0
+        var state = makeState(settings: settings)
+        var second: [String: InstanceID] = [:]
+        for name in ["home", "work", "zz"] {
+            state.apply(try state.planCreateStack(name, smartRotate: true, at: t0, reserved: LimitReservations()))
+            _ = try state.added(stack: name)
+            second[name] = try state.added(stack: name).0
+        }
+        // The virtual clock's rule: the launch's stacks are only marked, and evaluated once
+        // every launch of the instant is in.
+        let launch = try #require(state.takeDue(at: t0).launches.first)
+        let outcomes = launch.members.map { member in
+            MemberOutcome.timeline(DaemonState.timeline([0], scores: [second.values.contains(member.id) ? 1 : nil]))
+        }
+        state.apply(state.planLaunchResult(launch, outcomes: outcomes, at: t0, evaluate: false))
+        let names = state.takeDirtyStacks()
+        #expect(names == ["home", "work", "zz"])
+
+        let together = state.planEvaluation(names, at: t0)
+        let alone = names.map { state.planEvaluation([$0], at: t0) }
+        #expect(together.decisions == alone.flatMap(\.decisions))
+        #expect(together.decisions.map(\.to) == names.map { second[$0] })
+        #expect(together.storedKinds.filter { $0 == "pruneDecisions" }.count == 1)
+        #expect(together.storedKinds.last == "pruneDecisions")
+        #expect(together.keys.exclusive == Set(names.map { StateKey.stack($0) }))
+
+        var separately = state
+        for plan in alone { separately.apply(plan) }
+        state.apply(together)
+        for name in names {
+            #expect(state.stacks[name] == separately.stacks[name])
+            #expect(state.stacks.recheck[name] == separately.stacks.recheck[name])
+        }
+    }
+
+    /// Nothing decided, nothing trimmed.
+    @Test func noDecisionNoTrim() throws {
+        var state = makeState()
+        state.apply(try state.planCreateStack("home", smartRotate: true, at: t0, reserved: LimitReservations()))
+        _ = try state.added(stack: "home")
+        let plan = state.planEvaluation(["home"], at: t0 + 60)
+        #expect(plan.decisions.isEmpty)
+        #expect(!plan.storedKinds.contains("pruneDecisions"))
+    }
+}
