@@ -33,13 +33,7 @@ extension Engine {
         // (one queue of commits), so it needs nothing held; what a later plan builds on it is
         // stored after it.
         let applyFirst = attempt.applyFirst && storageFault == nil
-        if applyFirst {
-            apply(plan)
-            attempt.onApply?()
-            settle(attempt.settlement, launching: attempt.launchSettlement)
-        } else {
-            flight.ledger.hold(plan)
-        }
+        if !applyFirst { flight.ledger.hold(plan) }
         flight.lastTicket += 1
         let ticket = flight.lastTicket
         flight.storing[ticket] = (plan, attempt, applyFirst)
@@ -49,6 +43,13 @@ extension Engine {
             loop.execute { self.assumeIsolated { $0.sendOutbox() } }
         }
         flight.outbox.append((ticket, plan.store))
+        // Queued before it is applied: what applying it leads to (a stack evaluation) is
+        // stored after it.
+        if applyFirst {
+            apply(plan)
+            attempt.onApply?()
+            settle(attempt.settlement, launching: attempt.launchSettlement)
+        }
     }
 
     /// Hands the plans of this round to the store; their outcomes come back to the loop in one hop.
