@@ -22,7 +22,6 @@ extension DaemonState {
             var inputs: [RankingInput] = []
             inputs.reserveCapacity(state.instances.count)
             for id in state.instances {
-                // Read in place: a record copied out retains every field it holds.
                 if let input = changed[id] ?? instances.read(id, { rankingInput($0) }) { inputs.append(input) }
             }
             let candidates = StackRanking.rank(
@@ -62,6 +61,13 @@ extension DaemonState {
         RankingInput(
             instance: record.id, history: record.relevance,
             matchedDonations: stacks.isStacked(record.id) ? record.matched : matches(for: record))
+    }
+
+    /// The same, taking only those fields from the record where it lies (see `InstanceBook.read`).
+    func rankingInput(_ record: UnsafePointer<InstanceRecord>) -> RankingInput {
+        let id = record.pointee.id
+        guard stacks.isStacked(id) else { return rankingInput(record.pointee) }
+        return RankingInput(instance: id, history: record.pointee.relevance, matchedDonations: record.pointee.matched)
     }
 
     /// A stack's candidates ranked at `now`, in stack order.

@@ -25,12 +25,12 @@ public struct InstanceBook: Sendable {
 
     public func contains(_ id: InstanceID) -> Bool { position(of: id) != nil }
 
-    /// What `read` takes from a record, the record read where it lies: `self[id]` copies it
-    /// out, which retains every field it holds.
-    public func read<T>(_ id: InstanceID, _ read: (InstanceRecord) -> T) -> T? {
+    /// What `read` takes from a record, read where the record lies: `self[id]` copies the
+    /// whole record out, retaining every field it holds, where `read` copies only the fields
+    /// it reads through the pointer (valid only during the call).
+    public func read<T>(_ id: InstanceID, _ read: (UnsafePointer<InstanceRecord>) -> T) -> T? {
         guard let position = position(of: id) else { return nil }
-        // Through the buffer, the element is lent to `read`: the array's own subscript copies.
-        return all.withUnsafeBufferPointer { read($0[position]) }
+        return all.withUnsafeBufferPointer { read($0.baseAddress! + position) }
     }
 
     /// Room for `count` records in all, so that loading them grows nothing.
