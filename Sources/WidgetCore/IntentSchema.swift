@@ -19,7 +19,7 @@ public struct IntentSchema: Sendable, Hashable, Codable {
     }
 }
 
-/// One configurable parameter (interface.md, Intent schema).
+/// One configurable parameter (docs/widgets.md, intent schemas).
 public struct IntentParameter: Sendable, Hashable, Codable {
     public var name: String
     public var title: String

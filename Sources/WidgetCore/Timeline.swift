@@ -88,7 +88,7 @@ public enum ReloadPolicy: Sendable, Hashable {
 extension ReloadPolicy: Codable {
     private enum CodingKeys: String, CodingKey { case after }
 
-    /// `"atEnd"`, `"never"` or `{"after": "2026-01-05T10:00:00Z"}`, as in interface.md.
+    /// `"atEnd"`, `"never"` or `{"after": "2026-01-05T10:00:00Z"}` (docs/widgets.md).
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.singleValueContainer(), let name = try? container.decode(String.self) {
             switch name {
@@ -120,7 +120,7 @@ extension ReloadPolicy: Codable {
 }
 
 /// Entries plus a reload policy. Entries are sorted by date on arrival; the sort is stable
-/// and, for equal dates, the later entry in the input wins (semantics.md, Timelines 1).
+/// and, for equal dates, the later entry in the input wins (docs/overview.md).
 ///
 /// Held as one buffer (`TimelineStorage`); `entries` reads `TimelineEntry` values out of it.
 public struct Timeline: Sendable {
@@ -202,7 +202,7 @@ public struct Timeline: Sendable {
         return next < storage.count ? storage.date(at: next) : nil
     }
 
-    /// The date the policy wants new data (semantics.md, Reload policies 1): the last entry's
+    /// The date the policy wants new data (docs/overview.md): the last entry's
     /// date for `atEnd` (an empty timeline is due at once, `now`), the given date for `after`,
     /// nil for `never`.
     public func policyDate(receivedAt now: Date) -> Date? {

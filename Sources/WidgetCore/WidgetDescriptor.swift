@@ -1,7 +1,7 @@
 import Foundation
 
 /// Declares a kind: names, families, the provider command and the intent schema
-/// (interface.md, Descriptor JSON).
+/// (docs/widgets.md).
 public struct WidgetDescriptor: Sendable, Hashable, Codable {
     public var kind: String
     public var displayName: String

@@ -21,7 +21,7 @@ public struct WidgetCtl: ParsableCommand {
 
     public init() {}
 
-    /// Parses and runs, mapping every outcome to interface.md's exit status.
+    /// Parses and runs, mapping every outcome to the exit status docs/widgetctl.md gives.
     public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(arguments))
@@ -43,7 +43,7 @@ public struct WidgetCtl: ParsableCommand {
     }
 }
 
-/// `--socket` and `--json` are global in interface.md, so they may come before the command
+/// `--socket` and `--json` are global (docs/widgetctl.md), so they may come before the command
 /// (`widgetctl --json list`); each command declares them, so move them after it.
 func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
     var leading: [String] = []

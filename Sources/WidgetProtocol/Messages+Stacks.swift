@@ -44,7 +44,7 @@ public struct StackSmartRotateParams: Codable, Sendable {
     }
 }
 
-/// A stack as `stack show` prints it (interface.md: `name`, `top`, `instances`, `smartRotate`).
+/// A stack as `stack show` prints it (docs/widgetctl.md: `name`, `top`, `instances`, `smartRotate`).
 public struct StackInfo: Codable, Sendable {
     public var name: String
     public var top: InstanceID?

@@ -2,7 +2,7 @@ import Foundation
 import WidgetCore
 
 // Params and results of each method. Results may grow new fields; scripts rely on the ones
-// named in interface.md.
+// named in docs/protocol.md.
 
 public struct PingResult: Codable, Sendable {
     public var daemon: String

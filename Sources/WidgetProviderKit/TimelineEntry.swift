@@ -19,7 +19,7 @@ public protocol TimelineEntry: Encodable, Sendable {
     var date: Date { get }
 
     /// How relevant the entry is for Smart Stack rotation; nil leaves the previous relevance
-    /// in force (semantics.md, Relevance 4).
+    /// in force (docs/smart-stacks.md).
     var relevance: TimelineEntryRelevance? { get }
 }
 

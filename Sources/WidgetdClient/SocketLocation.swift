@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the control socket lives when nobody says (interface.md): `WIDGETD_SOCKET`, else
+/// Where the control socket lives when nobody says (docs/widgetctl.md): `WIDGETD_SOCKET`, else
 /// `/run/widgetd/widgetd.sock` for root, else `$XDG_RUNTIME_DIR/widgetd/widgetd.sock`.
 public enum SocketLocation {
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {

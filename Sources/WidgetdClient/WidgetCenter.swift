@@ -116,7 +116,7 @@ public final class WidgetCenter: Sendable {
     }
 
     /// Installs a timeline for an instance from the app: any `Encodable` that encodes as
-    /// Timeline JSON (interface.md), e.g. `WidgetProviderKit.Timeline` or `WidgetCore.Timeline`.
+    /// Timeline JSON (docs/widgets.md), e.g. `WidgetProviderKit.Timeline` or `WidgetCore.Timeline`.
     public func push<T: Encodable>(_ timeline: T, to instance: String) throws(WidgetCenterError) {
         let json: JSONValue
         do {

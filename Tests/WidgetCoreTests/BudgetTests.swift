@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Reload budget 1-3: rolling 24-hour limit, minimum spacing, exemptions,
+/// The reload budget (docs/overview.md): rolling 24-hour limit, minimum spacing, exemptions,
 /// deferral instead of dropping.
 @Suite("Reload budget")
 struct BudgetTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Time 1, and the rule for a wall clock that goes back (docs/overview.md): dates later
+/// The rules for a wall clock that jumps forward or goes back (docs/overview.md): dates later
 /// than the new now count as now, a reload due before the step and not yet run runs once, and
 /// nothing that ran runs again. On a manual clock: `now` is passed in.
 @Suite("Clock steps")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Reload policies and merging 4-5: one launch per provider for everything due
+/// Merging (docs/overview.md): one launch per provider for everything due
 /// within W, and duplicate requests collapsing.
 @Suite("Coalescing and duplicate requests")
 struct CoalescingTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WidgetCore
 
-/// Descriptor JSON (interface.md): parsing, exec resolution, and errors that name the field.
+/// Descriptor JSON (docs/widgets.md): parsing, exec resolution, and errors that name the field.
 @Suite("Descriptor parser")
 struct DescriptorParserTests {
     static let path = "/opt/widgets/widgets.d/weather.json"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Donations: matching by supported combinations, affinity by time of day,
+/// Donations (docs/smart-stacks.md): matching by supported combinations, affinity by time of day,
 /// day type and age.
 @Suite("Donation affinity")
 struct DonationAffinityTests {

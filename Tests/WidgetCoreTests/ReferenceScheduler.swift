@@ -17,7 +17,7 @@ import Foundation
 /// hold stale entries and their size is bounded by the number of instances.
 struct ReferenceScheduler: Sendable {
     private(set) var budget: ReloadBudget
-    /// Coalescing window W (semantics.md, Reload policies 4).
+    /// Coalescing window W (docs/overview.md).
     var coalescingWindow: TimeInterval
 
     private var slots: [Slot] = []

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Relevance: the score in force, lapses, carry-over and scale invariance.
+/// Relevance (docs/smart-stacks.md): the score in force, lapses, carry-over and scale invariance.
 @Suite("Relevance")
 struct RelevanceTests {
     func timeline(_ entries: [(TimeInterval, Double?, TimeInterval)]) -> Timeline {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Reload policies 1, and the Timeline JSON of interface.md.
+/// Reload policies (docs/overview.md) and Timeline JSON (docs/widgets.md).
 @Suite("Reload policies and Timeline JSON")
 struct ReloadPolicyTests {
     let entries = [entry(t0 + 60, "b"), entry(t0, "a"), entry(t0 + 600, "c")]

@@ -3,7 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 
-/// JSON-RPC 2.0 request lines (interface.md, Control socket protocol).
+/// JSON-RPC 2.0 request lines (docs/protocol.md).
 @Suite("Request decoder")
 struct RequestDecoderTests {
     func decode(_ line: String) -> Result<IncomingRequest, RequestFailure> {

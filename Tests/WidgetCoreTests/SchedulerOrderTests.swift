@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// The one earliest-deadline structure (semantics.md, Reload policies 3): order of events,
+/// The one earliest-deadline structure (docs/overview.md): order of events,
 /// replacement of due dates and removal.
 @Suite("Scheduler order")
 struct SchedulerOrderTests {

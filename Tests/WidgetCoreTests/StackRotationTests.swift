@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Ranking and rotation: margin, dwell, hourly cap, user hold, Smart Rotate off,
+/// Rotation (docs/smart-stacks.md): margin, dwell, hourly cap, user hold, Smart Rotate off,
 /// return to the user's choice, and each held-back decision logged once.
 @Suite("Stack rotation")
 struct StackRotationTests {

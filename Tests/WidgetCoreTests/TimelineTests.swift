@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 
-/// semantics.md, Timelines 1-2: sorting on arrival and which entry is current.
+/// Timelines (docs/overview.md): sorting on arrival and which entry is current.
 @Suite("Timeline entry selection")
 struct TimelineTests {
     @Test func entriesAreSortedOnArrival() {

@@ -4,7 +4,7 @@ import Testing
 import WidgetCore
 @testable import WidgetDaemon
 
-/// semantics.md, Time 1, on the real clock's code path (an injected wall clock): after a jump
+/// Clock jumps (docs/overview.md), on the real clock's code path (an injected wall clock): after a jump
 /// forward the engine's tick tells every entry change in between, in order, each with its own
 /// entry; after a step back it tells the entry shown now, once, and nothing else.
 @Suite struct RealClockCatchUpTests {

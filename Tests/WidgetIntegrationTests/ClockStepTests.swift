@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// semantics.md, Time 1, on the virtual clock: `clock set` forward carries out every entry
+    /// Clock jumps (docs/overview.md), on the virtual clock: `clock set` forward carries out every entry
     /// change in between, in order, and each reload once; `clock set` back fires nothing
     /// again, and the budget and a user hold are not held back by the size of the step.
     @Suite struct ClockSteps {

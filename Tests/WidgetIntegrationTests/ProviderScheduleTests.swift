@@ -91,7 +91,7 @@ extension Integration {
         @Test func aProviderWithoutBatchNeverGetsAnotherConfigurationsTimeline() throws {
             let fixture = try DaemonFixture()
             let log = fixture.directory + "/echo.log"
-            // Answers one plain Timeline for the top-level configuration, as interface.md allows.
+            // Answers one plain Timeline for the top-level configuration, as providers may.
             try fixture.provider("echo", """
                 #!/bin/sh
                 request=$(cat)

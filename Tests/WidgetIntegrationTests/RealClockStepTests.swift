@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// semantics.md, Time 1, on the real clock: CLOCK_REALTIME stepped forward one hour and
+    /// Clock jumps (docs/overview.md), on the real clock: CLOCK_REALTIME stepped forward one hour and
     /// back, with widgetd's `WallClockWatcher` (a timerfd with TFD_TIMER_CANCEL_ON_SET) waking
     /// the loop. Runs only as root with CAP_SYS_TIME; the clock is wrong for a few seconds at
     /// most and is always put back from CLOCK_MONOTONIC.

@@ -214,7 +214,7 @@ extension Integration {
 }
 
 extension Integration {
-    /// semantics.md's relevance rules on the running daemon, with pushed timelines.
+    /// The relevance rules of docs/smart-stacks.md on the running daemon, with pushed timelines.
     @Suite struct RelevanceRules {
         static func push(_ fixture: DaemonFixture, _ id: String, _ entries: [(String, Double?, Double)]) {
             let items = entries.map { date, score, duration in

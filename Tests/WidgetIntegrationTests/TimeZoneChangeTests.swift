@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// semantics.md, Time 1 and Donations 3: a time-zone change reaches donation affinity at
+    /// Time zones (docs/smart-stacks.md): a time-zone change reaches donation affinity at
     /// once. widgetd runs in a mount namespace of its own (`unshare -m`) with an overlay on
     /// /etc, so the test can replace /etc/localtime as `timedatectl set-timezone` does (a new
     /// link renamed over the old) without touching the machine's. Root only.

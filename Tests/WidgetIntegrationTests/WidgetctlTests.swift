@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// interface.md's exit statuses and output shapes.
+    /// widgetctl's exit statuses and output shapes (docs/widgetctl.md).
     @Suite struct Widgetctl {
         @Test func exitStatuses() throws {
             let fixture = try DaemonFixture()

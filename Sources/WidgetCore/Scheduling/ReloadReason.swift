@@ -1,5 +1,5 @@
-/// Why a reload happens. Decides whether it counts against the budget (semantics.md, Reload
-/// budget 2).
+/// Why a reload happens. Decides whether it counts against the budget (docs/overview.md,
+/// Budget).
 public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
     /// First load after an instance is added. Exempt.
     case initial

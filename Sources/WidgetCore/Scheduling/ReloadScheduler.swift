@@ -13,7 +13,7 @@ import Foundation
 /// heap sifts through log n levels of cache misses at a million instances.
 public struct ReloadScheduler: Sendable {
     public private(set) var budget: ReloadBudget
-    /// Coalescing window W (semantics.md, Reload policies 4).
+    /// Coalescing window W (docs/overview.md).
     public var coalescingWindow: TimeInterval
 
     private var slots: [Slot] = []

@@ -16,7 +16,7 @@ public struct Donation: Sendable, Hashable, Codable {
         self.group = group
     }
 
-    /// semantics.md, Donations 2: same intent type, and for at least one supported
+    /// docs/smart-stacks.md, Donations: same intent type, and for at least one supported
     /// combination every parameter in it has the same value here and in the configuration.
     /// An empty combination matches nothing: it says nothing about the user's interest.
     public func matches(_ schema: IntentSchema, configuration: [String: JSONValue]) -> Bool {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much the user's donation history says about an instance at a moment, in [0, 1]
-/// (semantics.md, Donations 3). Each matching donation contributes
+/// (docs/smart-stacks.md). Each matching donation contributes
 /// `timeOfDay × dayType × recency`:
 /// - time of day: a Gaussian on the circular 24-hour axis (σ = `spread`), so donations near
 ///   12:00 count at 12:00 and hardly at 19:00;

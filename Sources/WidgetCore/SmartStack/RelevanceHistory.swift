@@ -23,7 +23,7 @@ public struct CurrentRelevance: Sendable, Hashable, Codable {
     public var until: Date?
 }
 
-/// The relevance scores of one instance over time (semantics.md, Relevance). Pure.
+/// The relevance scores of one instance over time (docs/smart-stacks.md). Pure.
 ///
 /// Ranking needs two things of the past: the score in force (the newest sample at or before
 /// now) and the instance's best score in the window, for relative relevance. So the history

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Smart Rotate tunables (semantics.md, Ranking and rotation).
+/// The Smart Rotate tunables (docs/smart-stacks.md).
 public struct RotationSettings: Sendable, Hashable, Codable {
     /// rank = relevance × relative relevance + affinity × donation affinity.
     public var relevanceWeight: Double = 1.0

@@ -53,7 +53,7 @@ public struct RankingInput: Sendable {
 }
 
 public enum StackRanking {
-    /// Ranks the instances of a stack at `now` (semantics.md, Ranking 1).
+    /// Ranks the instances of a stack at `now` (docs/smart-stacks.md).
     public static func rank(
         _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar
     ) -> [RankedCandidate] {

@@ -55,7 +55,7 @@ public enum RotationReason: String, Sendable, Hashable, Codable {
     case heldByUserHold
 }
 
-/// One logged decision (semantics.md, Ranking 5).
+/// One logged decision (docs/smart-stacks.md).
 public struct RotationDecision: Sendable, Hashable, Codable {
     public var date: Date
     public var stack: String

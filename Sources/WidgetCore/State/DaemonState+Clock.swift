@@ -1,7 +1,7 @@
 import Foundation
 
 extension DaemonState {
-    /// The wall clock went back from `old` to `now` (semantics.md, Time 1). Due dates are wall
+    /// The wall clock went back from `old` to `now` (docs/overview.md). Due dates are wall
     /// instants and stay; the core's rules hold back nothing by the size of the step
     /// (`ReloadScheduler.clockSteppedBack`, `StackState.clampDates`). Each instance's next entry
     /// change is recomputed, and the entry changes to tell at once are returned: those whose

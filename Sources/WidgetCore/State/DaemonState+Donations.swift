@@ -107,7 +107,7 @@ extension DaemonState {
         descriptors.values.compactMap { descriptor in descriptor.intent.map { ($0.type, descriptor.kind) } }
     }
 
-    /// Instances whose configuration `donation` matches (semantics.md, Donations 2), by id.
+    /// Instances whose configuration `donation` matches (docs/smart-stacks.md), by id.
     func instances(matching donation: Donation) -> [InstanceID] {
         matchIndex.matching(donation).sorted()
     }

@@ -18,7 +18,7 @@ extension DaemonState {
         instances.all.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id).sorted()
     }
 
-    /// Makes `ids` due now (semantics.md, Reload policies 5): a `requested` reload under the
+    /// Makes `ids` due now (docs/overview.md): a `requested` reload under the
     /// budget, or a `userInitiated` one exempt from it. What the scheduler will keep is stored,
     /// so a restart reloads the same way; a request that merges into one already stored and
     /// still waiting changes nothing durable and needs no write, so repeated reloads of a kind

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which instances a donation matches (semantics.md, Donations 2), without looking at every
+/// Which instances a donation matches (docs/smart-stacks.md), without looking at every
 /// instance: for each intent type and supported combination the descriptors declare, the
 /// instances by the values their configuration gives that combination's parameters. A
 /// donation then looks up its own values once per combination.

@@ -27,7 +27,7 @@ public enum StoreChange: Sendable {
     case appendDecision(RotationDecision)
     /// Keeps the newest `keep` decisions (at most: never more).
     case pruneDecisions(keep: Int)
-    /// An instance's settled relevance samples changed (semantics.md, Relevance 2): rows
+    /// An instance's settled relevance samples changed (docs/smart-stacks.md): rows
     /// appended and deleted, never the whole history rewritten. The current timeline's
     /// samples are its entries, stored with `putTimeline`.
     case updateRelevance(InstanceID, RelevanceRowChange)

@@ -1,7 +1,7 @@
 import Foundation
 import WidgetdClient
 
-/// Where the daemon keeps its state when `--state-dir` is not given (interface.md).
+/// Where the daemon keeps its state when `--state-dir` is not given (docs/running.md).
 enum DefaultPaths {
     static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if geteuid() == 0 { return "/var/lib/widgetd" }

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import WidgetCore
 
-/// `widgetd`: the daemon's command line (interface.md, widgetd flags).
+/// `widgetd`: the daemon's command line (docs/running.md, widgetd flags).
 public struct WidgetdCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "widgetd",

@@ -4,7 +4,7 @@ import Glibc
 
 /// Wakes the engine when the wall clock is set (NTP step, `date -s`, resume): its timer
 /// sleeps on the monotonic clock towards wall-clock deadlines, so it must recompute them
-/// (semantics.md, Time 1). A `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_CANCEL_ON_SET`
+/// (docs/overview.md). A `CLOCK_REALTIME` timerfd armed with `TFD_TIMER_CANCEL_ON_SET`
 /// fails its read with ECANCELED on every such change.
 enum WallClockWatcher {
     /// Starts a thread that calls `changed` after each wall-clock change; false when the
