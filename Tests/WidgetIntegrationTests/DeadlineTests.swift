@@ -36,4 +36,49 @@ import Testing
         #expect(child.terminationStatus == 128 + SIGKILL)
         #expect(ContinuousClock.now - start < .seconds(30))
     }
+
+    /// `scripts/test-watchdog`, which `scripts/test` runs the suite under: a test that runs past
+    /// the limit stops the run, named with its time, with exit 124; a run that ends is left alone
+    /// and keeps its status.
+    @Test func theWatchdogStopsAStuckRunAndNamesTheTest() throws {
+        let script = """
+            echo '◇ Test quick(x:) started.'; echo '✔ Test quick(x:) passed after 0.1 seconds.'
+            echo '◇ Test stuck() started.'; sleep 60 & echo $! > "$0"; wait
+            """
+        let pidFile = TestPaths.temporaryDirectory() + "/sleep.pid"
+        let stuck = try Self.watchdog(["bash", "-c", script, pidFile], limit: 2)
+        #expect(stuck.status == 124)
+        #expect(stuck.output.contains("test stuck() has run for more than 2 s"), "\(stuck.output)")
+        #expect(stuck.output.contains("still running after"), "\(stuck.output)")
+        #expect(!stuck.output.contains("quick(x:) has run"), "\(stuck.output)")
+        // The stuck run's own children went with it.
+        let sleeper = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(sleeper > 0 && kill(sleeper, 0) != 0, "sleep \(sleeper) outlived the stopped run")
+
+        let finished = try Self.watchdog(
+            ["bash", "-c", "echo '◇ Test a() started.'; echo '✘ Test a() failed after 1 seconds with 1 issue.'; exit 3"],
+            limit: 2)
+        #expect(finished.status == 3)
+        #expect(finished.output.contains("✘ Test a() failed"))
+        #expect(!finished.output.contains("test watchdog"))
+    }
+
+    private static func watchdog(_ command: [String], limit: Int) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.repository + "/scripts/test-watchdog")
+        process.arguments = command
+        var environment = ProcessInfo.processInfo.environment
+        environment["WIDGETD_TEST_LIMIT"] = "\(limit)"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let overdue = process.deadline(60, "scripts/test-watchdog \(command.joined(separator: " "))")
+        defer { overdue.end() }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
 }
