@@ -97,6 +97,8 @@ final class JournalFixture {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return "" }
+        let overdue = process.deadline(60, "\(executable) \(arguments.joined(separator: " "))")
+        defer { overdue.end() }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)

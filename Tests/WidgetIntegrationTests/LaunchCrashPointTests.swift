@@ -16,24 +16,14 @@ extension Integration {
             try fixture.start(clock: nil, arguments: ["--no-budget"])
             let id = try fixture.add("test.gated")
             Self.release(release, 0)
-            try Self.await("the first load") { Self.shown(fixture, id) == "run0" }
+            try Poll.until("the first load") { Self.shown(fixture, id) == "run0" }
             #expect(fixture.ctl("reload", "test.gated").status == 0)
-            try Self.await("the reload's launch") { Self.count(starts) == 2 }
+            try Poll.until("the reload's launch") { Self.count(starts) == 2 }
             return (fixture, starts, release, id)
         }
 
         private static func count(_ path: String) -> Int {
             ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").count
-        }
-
-        /// Polls `condition` every 20 ms for up to `seconds`; fails the test with `what` if it
-        /// never holds.
-        private static func await(_ what: String, within seconds: Double = 30, _ condition: () -> Bool) throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition() {
-                guard Date() < deadline else { throw FixtureError("waited \(seconds) s for \(what)") }
-                usleep(20_000)
-            }
         }
 
         private static func shown(_ fixture: DaemonFixture, _ id: String) -> String? {
@@ -59,9 +49,9 @@ extension Integration {
             Self.release(release, 1)
             Self.release(release, 2)
             try fixture.start(clock: nil, arguments: ["--no-budget"])
-            try Self.await("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
+            try Poll.until("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
             #expect(Self.count(starts) == 3)
-            try Self.await("the request deleted with the timeline's commit") {
+            try Poll.until("the request deleted with the timeline's commit") {
                 (try? StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: true)) == ["0"]
             }
         }
@@ -81,9 +71,9 @@ extension Integration {
                 kill(holder.processIdentifier, SIGKILL)
                 holder.waitUntilExit()
             }
-            try Self.await("sqlite3 to take the write lock") { FileManager.default.fileExists(atPath: locked) }
+            try Poll.until("sqlite3 to take the write lock") { FileManager.default.fileExists(atPath: locked) }
             Self.release(release, 1)
-            try Self.await("the answer shown before its commit", within: 4) { Self.shown(fixture, id) == "run1" }
+            try Poll.until("the answer shown before its commit", within: 4) { Self.shown(fixture, id) == "run1" }
             fixture.crash()
             kill(holder.processIdentifier, SIGKILL)
             holder.waitUntilExit()
@@ -92,7 +82,7 @@ extension Integration {
             #expect(try StateSQL.rows(database, "SELECT count(*) FROM request", readOnly: false) == ["1"])
             Self.release(release, 2)
             try fixture.start(clock: nil, arguments: ["--no-budget"])
-            try Self.await("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
+            try Poll.until("the reload run again after the restart") { Self.shown(fixture, id) == "run2" }
             #expect(Self.count(starts) == 3)
         }
     }

@@ -187,7 +187,9 @@ extension Integration {
                 kill(watch.processIdentifier, SIGTERM)
                 watch.waitUntilExit()
             }
-            while (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) < 1 { usleep(20_000) }
+            try Poll.until("widgetctl watch to subscribe") {
+                (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) >= 1
+            }
             #expect(fixture.ctl("stack", "create", "home").status == 0)
             let first = try fixture.add("com.example.random-number")
             let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")

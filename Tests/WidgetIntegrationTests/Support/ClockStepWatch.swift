@@ -11,10 +11,8 @@ final class ClockStepWatch {
         self.fixture = fixture
         path = fixture.directory + "/clock-watch.log"
         process = try fixture.launch(TestPaths.widgetctl, ["--socket", fixture.socketPath, "--json", "watch"], log: path)
-        let deadline = Date().addingTimeInterval(30)
-        while (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) < 1 {
-            guard Date() < deadline else { throw FixtureError("widgetctl watch did not subscribe") }
-            usleep(20_000)
+        try Poll.until("widgetctl watch to subscribe") {
+            (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) >= 1
         }
     }
 

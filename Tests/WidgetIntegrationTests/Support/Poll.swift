@@ -1,0 +1,13 @@
+import Foundation
+
+/// Waiting for something to become true, with a deadline that fails naming what was awaited.
+enum Poll {
+    /// Polls `condition` every 20 ms for up to `seconds`; throws naming `what` if it never holds.
+    static func until(_ what: String, within seconds: Double = 30, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { throw FixtureError("waited \(seconds) s for \(what)") }
+            usleep(20_000)
+        }
+    }
+}
