@@ -27,7 +27,26 @@ struct ClockCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Like 90s, 10m, 2h, 1d.") var duration: String
 
+        /// `clock advance -1h` would reach the parser as the flags `-1 -h`, and `-h` is help:
+        /// a signed duration is refused before parsing, and `+1h` the same way after it.
+        static func signedDuration(in arguments: [String]) -> CtlFailure? {
+            guard let advance = arguments.firstIndex(of: "advance"), arguments[..<advance].contains("clock") else { return nil }
+            return arguments[(advance + 1)...].first(where: isSigned).map(refusal)
+        }
+
+        static func isSigned(_ text: String) -> Bool {
+            guard let sign = text.first, sign == "-" || sign == "+" else { return false }
+            return DurationText.seconds(String(text.dropFirst())) != nil
+        }
+
+        static func refusal(_ text: String) -> CtlFailure {
+            CtlFailure.usage(
+                "clock advance: '\(text)' has a sign; a duration counts forward, like 90s, 10m, 2h or 1d "
+                    + "(to move the virtual clock back, use 'widgetctl clock set DATE')")
+        }
+
         func run() throws {
+            if Self.isSigned(duration) { throw Self.refusal(duration) }
             guard let seconds = DurationText.seconds(duration) else {
                 throw CtlFailure.usage("'\(duration)' is not a duration like 90s, 10m, 2h or 1d")
             }

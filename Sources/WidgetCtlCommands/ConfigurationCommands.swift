@@ -7,8 +7,8 @@ struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview", abstract: "The provider's snapshot of KIND for a configuration (what a widget gallery shows).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The widget kind.") var kind: String
-    @Option(help: "The family to preview.") var family: String
+    @Argument(help: "The widget kind.", completion: Completions.kinds) var kind: String
+    @Option(help: "The family to preview.", completion: Completions.families) var family: String
     @Option(name: .customLong("set"), help: "Configuration NAME=VALUE (VALUE as JSON when it parses, else a string).")
     var assignments: [String] = []
 
@@ -22,8 +22,8 @@ struct PlaceholderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "placeholder", abstract: "The provider's placeholder entry for KIND (shown before any timeline).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The widget kind.") var kind: String
-    @Option(help: "The family.") var family: String
+    @Argument(help: "The widget kind.", completion: Completions.kinds) var kind: String
+    @Option(help: "The family.", completion: Completions.families) var family: String
 
     func run() throws {
         EntryOutput.show(try global.call(.placeholder, PreviewParams(kind: kind, family: family), as: EntryResult.self), global)
@@ -34,10 +34,10 @@ struct OptionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "options", abstract: "Dynamic options the provider offers for an entity PARAMETER of KIND.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The widget kind.") var kind: String
+    @Argument(help: "The widget kind.", completion: Completions.kinds) var kind: String
     @Argument(help: "An entity parameter of its intent.") var parameter: String
     @Option(help: "Only options matching this text.") var search: String?
-    @Option(help: "The family (default: the kind's first).") var family: String?
+    @Option(help: "The family (default: the kind's first).", completion: Completions.families) var family: String?
 
     func run() throws {
         let result = try global.call(

@@ -29,14 +29,34 @@ struct DonateCommand: ParsableCommand {
 
 struct DonationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "donations", abstract: "Manage intent donations.", subcommands: [Delete.self])
+        commandName: "donations", abstract: "List or delete intent donations.", subcommands: [List.self, Delete.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "The donations retained, oldest first (a kind's owner sees its own intent types').")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("intent"), help: "Only donations of this intent type.") var intentType: String?
+
+        func run() throws {
+            let donations = try global.call(.donationsList, DonationsListParams(intentType: intentType), as: [Donation].self)
+            global.emit(donations) {
+                var table = Table("DATE", "INTENT", "PARAMETERS", "ID", "GROUP")
+                for donation in donations {
+                    table.add(
+                        Show.date(donation.date), donation.intentType, Show.configuration(donation.parameters),
+                        donation.id ?? "-", donation.group ?? "-")
+                }
+                table.print()
+            }
+        }
+    }
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete donations by id, by group, or all.")
         @OptionGroup var global: GlobalOptions
-        @Option var id: String?
-        @Option var group: String?
-        @Flag var all = false
+        @Option(help: "Delete the donation recorded with this --id.") var id: String?
+        @Option(help: "Delete every donation recorded with this --group.") var group: String?
+        @Flag(help: "Delete every donation (for a kind's owner: every donation of its own intent types).") var all = false
 
         func validate() throws {
             guard [id != nil, group != nil, all].filter({ $0 }).count == 1 else {
@@ -55,9 +75,9 @@ struct DonationsCommand: ParsableCommand {
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "log", abstract: "Rotation decisions, newest last.")
     @OptionGroup var global: GlobalOptions
-    @Option var stack: String?
-    @Option(help: "ISO 8601.") var since: String?
-    @Option var limit: Int?
+    @Option(help: "Only this stack's decisions.", completion: Completions.stacks) var stack: String?
+    @Option(help: "Only decisions from this instant on (ISO 8601).") var since: String?
+    @Option(help: "At most this many decisions, the newest (default 100).") var limit: Int?
 
     func run() throws {
         var sinceDate: Date?
@@ -82,7 +102,7 @@ struct LogCommand: ParsableCommand {
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "explain", abstract: "A stack's ranking now, and why its top is what it is.")
     @OptionGroup var global: GlobalOptions
-    @Argument var name: String
+    @Argument(help: "The stack.", completion: Completions.stacks) var name: String
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 

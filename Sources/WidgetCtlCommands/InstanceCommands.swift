@@ -5,12 +5,14 @@ import WidgetProtocol
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Place an instance of KIND; prints its id.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The widget kind, e.g. com.example.clock.") var kind: String
-    @Option(help: "systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular or accessoryInline.")
+    @Argument(help: "The widget kind, e.g. com.example.clock.", completion: Completions.kinds) var kind: String
+    @Option(
+        help: "systemSmall, systemMedium, systemLarge, systemExtraLarge, accessoryCircular, accessoryRectangular or accessoryInline.",
+        completion: Completions.families)
     var family: String
     @Option(name: .customLong("set"), help: "Configuration NAME=VALUE (VALUE as JSON when it parses, else a string).")
     var assignments: [String] = []
-    @Option(help: "Also append the new instance to this stack.") var stack: String?
+    @Option(help: "Also append the new instance to this stack.", completion: Completions.stacks) var stack: String?
 
     func run() throws {
         let configuration = try Assignments.parse(assignments)
@@ -23,7 +25,7 @@ struct AddCommand: ParsableCommand {
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an instance.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
         let result = try global.call(.remove, InstanceParams(id: id), as: RemoveResult.self)
@@ -34,7 +36,7 @@ struct RemoveCommand: ParsableCommand {
 struct ConfigureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "configure", abstract: "Change an instance's configuration.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Instance id.", completion: Completions.instances) var id: String
     @Option(name: .customLong("set"), help: "NAME=VALUE to set (VALUE as JSON when it parses, else a string).")
     var assignments: [String] = []
     @Flag(help: "Replace the whole configuration (parameters not set take their defaults).") var replace = false

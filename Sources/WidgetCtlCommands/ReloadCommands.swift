@@ -7,7 +7,7 @@ struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reload", abstract: "reloadTimelines(ofKind:) for each KIND, or reloadAllTimelines() with --all.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Kinds to reload.") var kinds: [String] = []
+    @Argument(help: "Kinds to reload.", completion: Completions.kinds) var kinds: [String] = []
     @Flag(help: "Reload every kind.") var all = false
     @Flag(name: .customLong("user-initiated"), help: "The user asked (a tap): exempt from the budget.")
     var userInitiated = false
@@ -47,7 +47,7 @@ struct ScheduleCommand: ParsableCommand {
 struct BudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "budget", abstract: "An instance's reload budget.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
         let budget = try global.call(.budget, InstanceParams(id: id), as: BudgetResult.self)

@@ -7,7 +7,7 @@ struct VisibleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "visible", abstract: "Report the instances a host shows now (replaces the previous report).")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance ids; none: nothing is visible.") var ids: [String] = []
+    @Argument(help: "Instance ids; none: nothing is visible.", completion: Completions.instances) var ids: [String] = []
     func run() throws {
         let result = try global.call(.visible, VisibleParams(instances: ids), as: VisibleResult.self)
         global.emit(result) { print("visible: \(result.visible.isEmpty ? "none" : result.visible.joined(separator: " "))") }
@@ -33,7 +33,7 @@ struct StackCommand: ParsableCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an empty stack.")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
+        @Argument(help: "The new stack's name.") var name: String
         @Flag(name: .customLong("no-smart-rotate"), help: "Only the user changes the top.") var noSmartRotate = false
         func run() throws {
             StackCommand.report(try global.call(.stackCreate, StackCreateParams(name: name, smartRotate: !noSmartRotate)), global)
@@ -43,8 +43,8 @@ struct StackCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Append instances to a stack, in order.")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
-        @Argument(help: "Instance ids.") var ids: [String]
+        @Argument(help: "The stack.", completion: Completions.stacks) var name: String
+        @Argument(help: "Instance ids.", completion: Completions.instances) var ids: [String]
         func run() throws {
             StackCommand.report(try global.call(.stackAdd, StackAddParams(name: name, instances: ids)), global)
         }
@@ -53,7 +53,7 @@ struct StackCommand: ParsableCommand {
     struct ShowStack: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "A stack's instances and top.")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
+        @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         func run() throws { StackCommand.report(try global.call(.stackShow, StackNameParams(name: name)), global) }
     }
 
@@ -61,16 +61,16 @@ struct StackCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "swipe", abstract: "The user puts ID on top; Smart Rotate holds off for the user hold.")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
-        @Argument var id: String
+        @Argument(help: "The stack.", completion: Completions.stacks) var name: String
+        @Argument(help: "The instance to put on top.", completion: Completions.instances) var id: String
         func run() throws { StackCommand.report(try global.call(.stackSwipe, StackSwipeParams(name: name, instance: id)), global) }
     }
 
     struct SmartRotate: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "smart-rotate", abstract: "Turn Smart Rotate on or off.")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
-        @Argument(help: "on or off") var state: String
+        @Argument(help: "The stack.", completion: Completions.stacks) var name: String
+        @Argument(help: "on or off.", completion: .list(["on", "off"])) var state: String
         func validate() throws {
             guard ["on", "off"].contains(state) else { throw ValidationError("say on or off") }
         }
@@ -97,7 +97,7 @@ struct StackCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a stack (its instances stay).")
         @OptionGroup var global: GlobalOptions
-        @Argument var name: String
+        @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         func run() throws {
             let result = try global.call(.stackRemove, StackNameParams(name: name), as: RemoveResult.self)
             global.emit(result) { print("removed stack \(result.removed)") }

@@ -6,7 +6,7 @@ import WidgetProtocol
 struct TimelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "timeline", abstract: "An instance's entries, current entry, policy and next reload.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
         let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
@@ -45,7 +45,7 @@ struct TimelineCommand: ParsableCommand {
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Install a timeline (Timeline JSON) for an instance.")
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Instance id.") var id: String
+    @Argument(help: "Instance id.", completion: Completions.instances) var id: String
     @Argument(help: "Timeline JSON file, or - for stdin.") var file: String
 
     struct RawPush: Encodable {

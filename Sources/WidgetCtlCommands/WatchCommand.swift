@@ -6,7 +6,12 @@ import WidgetdClient
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Stream events (entry changes, reloads, rotations, stack changes) until interrupted.")
+        commandName: "watch", abstract: "Stream events (entry changes, reloads, rotations, stack changes) until interrupted.",
+        discussion: """
+            One line per event. With --json each line is the daemon's notification as sent, \
+            {"jsonrpc": "2.0", "method": "event", "params": {"type": ..., "date": ..., ...}}, \
+            flushed at once so a host reading a pipe sees every event when it happens.
+            """)
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

@@ -24,6 +24,7 @@ public struct WidgetCtl: ParsableCommand {
     /// Parses and runs, mapping every outcome to the exit status docs/widgetctl.md gives.
     public static func runMain(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         do {
+            if let refusal = ClockCommand.Advance.signedDuration(in: arguments) { throw refusal }
             var command = try parseAsRoot(hoistingGlobalOptions(arguments))
             try command.run()
             return 0
@@ -73,7 +74,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Control socket (default: $WIDGETD_SOCKET, else the daemon's default path).")
     var socket: String?
 
-    @Flag(help: "Machine output: one JSON document on stdout.")
+    @Flag(help: "Machine output on stdout: one JSON document (watch: one JSON line per event).")
     var json = false
 
     func connect() throws(CtlFailure) -> WidgetdConnection {

@@ -96,6 +96,12 @@ public struct DonationsDeleteParams: Codable, Sendable {
     }
 }
 
+/// `donations.list`: every donation retained, or those of one intent type.
+public struct DonationsListParams: Codable, Sendable {
+    public var intentType: String?
+    public init(intentType: String? = nil) { self.intentType = intentType }
+}
+
 public struct DonationsDeleteResult: Codable, Sendable {
     public var deleted: Int
     public init(deleted: Int) { self.deleted = deleted }

@@ -36,6 +36,8 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     /// An intent donation (the user looked at something in an app).
     case donate
     case donationsDelete = "donations.delete"
+    /// The donations retained, oldest first.
+    case donationsList = "donations.list"
     /// Rotation decisions, oldest first.
     case log
     /// A stack's ranking now, every component of every candidate.

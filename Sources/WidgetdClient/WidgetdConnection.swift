@@ -24,6 +24,13 @@ public final class WidgetdConnection {
         close(fd)
     }
 
+    /// Gives up reading an answer after `seconds` (a read that times out ends the connection
+    /// as lost), for callers that must not wait on a stuck daemon, such as shell completion.
+    public func limitReads(to seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Calls `method` and decodes its result; a daemon error becomes `.daemon(RPCError)`.
     public func call<Params: Encodable, Result: Decodable>(
         _ method: RPCMethod, _ params: Params, as type: Result.Type = Result.self

@@ -54,7 +54,7 @@ import Testing
         // The stuck run's own children went with it.
         let sleeper = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        #expect(sleeper > 0 && kill(sleeper, 0) != 0, "sleep \(sleeper) outlived the stopped run")
+        #expect(sleeper > 0 && !Self.alive(sleeper), "sleep \(sleeper) outlived the stopped run")
 
         let finished = try Self.watchdog(
             ["bash", "-c", "echo '◇ Test a() started.'; echo '✘ Test a() failed after 1 seconds with 1 issue.'; exit 3"],
@@ -62,6 +62,14 @@ import Testing
         #expect(finished.status == 3)
         #expect(finished.output.contains("✘ Test a() failed"))
         #expect(!finished.output.contains("test watchdog"))
+    }
+
+    /// Running, as opposed to gone or a zombie that its new parent has not reaped yet.
+    private static func alive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 
     private static func watchdog(_ command: [String], limit: Int) throws -> (status: Int32, output: String) {

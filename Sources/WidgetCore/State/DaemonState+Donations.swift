@@ -103,6 +103,16 @@ extension DaemonState {
     }
 
     /// Every (intent type, kind) pair the descriptors declare.
+    /// The donations retained, oldest first: those of `intentType` when given, and for a
+    /// caller limited to `onlyKinds`, those of the intent types its kinds declare.
+    public func listDonations(intentType: String?, onlyKinds: Set<String>?) -> [Donation] {
+        let declared = onlyKinds.map { kinds in
+            Set(intentDeclarations().filter { kinds.contains($0.kind) }.map(\.intentType))
+        }
+        let entries = intentType.map { donations.entries(ofType: $0) } ?? donations.all
+        return entries.map(\.donation).filter { declared?.contains($0.intentType) ?? true }
+    }
+
     public func intentDeclarations() -> [(intentType: String, kind: String)] {
         descriptors.values.compactMap { descriptor in descriptor.intent.map { ($0.type, descriptor.kind) } }
     }

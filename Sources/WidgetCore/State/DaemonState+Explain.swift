@@ -24,7 +24,7 @@ extension DaemonState {
         } else if let hold = state.holdUntil, now < hold {
             why = "The user chose \(state.top ?? "-"); Smart Rotate holds off until \(ISO8601.string(from: hold))."
         } else if let best {
-            let ranks = "\(best.instance) ranks best (\(Self.format(best.rank)))"
+            let ranks = Self.bestRank(best, among: candidates.filter { $0.hasSignal(settings) })
             if best.instance == state.top {
                 why = "\(ranks)."
             } else if let since = state.topSince, now < since.addingTimeInterval(settings.minimumDwell) {
@@ -43,4 +43,22 @@ extension DaemonState {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// "A ranks best (0.800)", naming the candidates that tie with it and what broke the tie:
+    /// of exactly equal ranks the first in stack order goes first; ranks that only print the
+    /// same are told apart by how little they differ.
+    public static func bestRank(_ best: RankedCandidate, among eligible: [RankedCandidate]) -> String {
+        let shown = format(best.rank)
+        let others = eligible.filter { $0.instance != best.instance && format($0.rank) == shown }
+        let equal = others.filter { $0.rank == best.rank }.map(\.instance)
+        let close = others.filter { $0.rank != best.rank }.map(\.instance)
+        var text = "\(best.instance) ranks best (\(shown))"
+        if !equal.isEmpty {
+            text += ", tied with \(equal.joined(separator: ", ")): of equal ranks the first in stack order goes first"
+        }
+        if !close.isEmpty {
+            text += "\(equal.isEmpty ? "," : ";") ahead of \(close.joined(separator: ", ")) by less than 0.001"
+        }
+        return text
+    }
 }

@@ -27,6 +27,11 @@ extension Engine {
         }, answer: { deleted in DonationsDeleteResult(deleted: deleted) })
     }
 
+    /// The donations retained, oldest first; a kind's owner sees those of its kinds' intent types.
+    func listDonations(_ params: DonationsListParams, _ call: Call) {
+        call.succeed(state.listDonations(intentType: params.intentType, onlyKinds: call.scope))
+    }
+
     /// Rotation decisions, oldest first, read from the store.
     func decisionLog(_ params: LogParams, _ call: Call) {
         let limit = params.limit ?? 100

@@ -44,6 +44,7 @@ enum MethodTable {
     static let donations: [MethodEntry] = [
         .kinds(.donate, DonateParams.self, .donate, acts: { .intentType($0.intentType) }) { $0.donate($1, $2) },
         .kinds(.donationsDelete, DonationsDeleteParams.self, .donate, acts: { _ in .callersKinds }) { $0.deleteDonations($1, $2) },
+        .kinds(.donationsList, DonationsListParams.self, .donate, acts: { _ in .callersKinds }) { $0.listDonations($1, $2) },
     ]
 
     static let clock: [MethodEntry] = [

@@ -79,6 +79,8 @@ struct RequestTemplates {
             ])
         case .donationsDelete:
             return .object([("group", .string("fuzz-missing-group"))])
+        case .donationsList:
+            return .object([("intentType", .string("TestConfiguration"))])
         case .log:
             return .object([("stack", Self.stack), ("since", Self.date), ("limit", .text("10"))])
         case .visible:
