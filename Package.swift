@@ -48,6 +48,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
+        // Descriptor files read from disk and checked against this machine (accounts, provider
+        // programs): shared by the daemon and `widgetctl widgets check`, so both judge alike.
+        .target(name: "WidgetDescriptorFiles", dependencies: ["WidgetCore"], swiftSettings: strict),
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
@@ -56,7 +59,7 @@ let package = Package(
         .target(
             name: "WidgetDaemon",
             dependencies: [
-                "WidgetCore", "WidgetProtocol", "WidgetStore", "CSystemd",
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,7 +75,7 @@ let package = Package(
         .target(
             name: "WidgetCtlCommands",
             dependencies: [
-                "WidgetdClient", "WidgetProtocol", "WidgetCore",
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -90,7 +93,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "WidgetDaemonTests",
-            dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol"],
+            dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles"],
             swiftSettings: strict),
         .testTarget(
             name: "WidgetIntegrationTests",

@@ -3,41 +3,62 @@ import Foundation
 /// Turns the bytes of one descriptor file into descriptors. Pure: the caller reads the file.
 public enum DescriptorParser {
     /// A file holds one descriptor object or an array of them. Any error rejects the whole
-    /// file, with a reason that names the field. `accounts` resolves an `owner`'s name; with
-    /// the default (no accounts) a descriptor that names an owner is rejected.
+    /// file, with a reason that says where: a line and column for broken JSON, else the JSON
+    /// path of the value (`$.provider.timeout`, `$[1].kind`). A key a descriptor does not
+    /// define is an error too. `accounts` resolves an `owner`'s name; with the default (no
+    /// accounts) a descriptor that names an owner is rejected. `programs` says whether a
+    /// provider's program can be run: one that cannot leaves the kind loaded, its `problem` set.
     public static func parse(
-        _ data: Data, path: String, accounts: any AccountDirectory = AccountTable()
+        _ data: Data, path: String, accounts: any AccountDirectory = AccountTable(),
+        programs: any ProgramDirectory = UncheckedPrograms()
     ) throws(DescriptorProblem) -> [WidgetDescriptor] {
+        if let error = JSONSyntax.check(Array(data)) {
+            throw DescriptorProblem(path: path, reason: "not valid JSON: \(error)")
+        }
         let json: JSONValue
         do {
             json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
         } catch {
-            throw DescriptorProblem(path: path, reason: "not valid JSON")
+            // The syntax is sound, so what is left is text that is not UTF-8 or a number too large.
+            throw DescriptorProblem(path: path, reason: "not valid JSON: not UTF-8, or a number out of range")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let context = Context(
+            folder: (path as NSString).deletingLastPathComponent, path: path, accounts: accounts, programs: programs)
         switch json {
         case .object(let object):
-            return [try descriptor(object, at: "", folder: folder, path: path, accounts: accounts)]
+            return [try descriptor(object, at: "$", context)]
         case .array(let items):
             var result: [WidgetDescriptor] = []
             for (index, item) in items.enumerated() {
                 guard case .object(let object) = item else {
-                    throw DescriptorProblem(path: path, reason: "[\(index)]: expected an object")
+                    throw DescriptorProblem(path: path, reason: "$[\(index)]: expected an object")
                 }
-                result.append(try descriptor(object, at: "[\(index)].", folder: folder, path: path, accounts: accounts))
+                result.append(try descriptor(object, at: "$[\(index)]", context))
             }
             return result
         default:
-            throw DescriptorProblem(path: path, reason: "expected an object or an array of objects")
+            throw DescriptorProblem(path: path, reason: "$: expected an object or an array of objects")
         }
     }
 
+    private struct Context {
+        var folder: String
+        var path: String
+        var accounts: any AccountDirectory
+        var programs: any ProgramDirectory
+    }
+
+    static let descriptorKeys = KnownKeys("kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner")
+    static let providerKeys = KnownKeys("exec", "timeout", "batch")
+
     private static func descriptor(
-        _ object: [String: JSONValue], at prefix: String, folder: String, path: String, accounts: any AccountDirectory
+        _ object: [String: JSONValue], at prefix: String, _ context: Context
     ) throws(DescriptorProblem) -> WidgetDescriptor {
         func fail(_ field: String, _ reason: String) -> DescriptorProblem {
-            DescriptorProblem(path: path, reason: "\(prefix)\(field): \(reason)")
+            let separator = field.isEmpty || field.hasPrefix(".") || field.hasPrefix("[") ? "" : "."
+            return DescriptorProblem(path: context.path, reason: "\(prefix)\(separator)\(field): \(reason)")
         }
+        try descriptorKeys.check(object, at: "", fail: fail)
         guard case .string(let kind)? = object["kind"] else { throw fail("kind", "required string") }
         guard isValidKind(kind) else {
             throw fail("kind", "'\(kind)' must be 1-200 letters, digits, '.', '-' or '_'")
@@ -64,8 +85,13 @@ public enum DescriptorParser {
             if !families.contains(family) { families.append(family) }
         }
         var provider: ProviderSpec?
+        var problem: String?
         if let value = object["provider"] {
-            provider = try providerSpec(value, folder: folder, fail: fail)
+            let spec = try providerSpec(value, folder: context.folder, fail: fail)
+            if let reason = context.programs.problem(running: spec.exec[0]) {
+                problem = fail("provider.exec[0]", reason).reason
+            }
+            provider = spec
         }
         var intent: IntentSchema?
         if let value = object["intent"] {
@@ -74,20 +100,19 @@ public enum DescriptorParser {
         }
         var owner: KindOwner?
         if let value = object["owner"] {
-            owner = try kindOwner(value, accounts: accounts, fail: fail)
+            owner = try kindOwner(value, accounts: context.accounts, fail: fail)
         }
         return WidgetDescriptor(
-            kind: kind, displayName: displayName, description: description,
-            supportedFamilies: families, provider: provider, intent: intent, source: path, owner: owner)
+            kind: kind, displayName: displayName, description: description, supportedFamilies: families,
+            provider: provider, intent: intent, source: context.path, owner: owner, problem: problem)
     }
 
     /// `{"user": NAME}` or `{"group": NAME}`, exactly one, naming an account that exists.
     private static func kindOwner(
         _ value: JSONValue, accounts: any AccountDirectory, fail: (String, String) -> DescriptorProblem
     ) throws(DescriptorProblem) -> KindOwner {
-        guard case .object(let object) = value, object.count == 1, let (key, nameValue) = object.first,
-            key == "user" || key == "group"
-        else {
+        if case .object(let object) = value { try KnownKeys("user", "group").check(object, at: "owner", fail: fail) }
+        guard case .object(let object) = value, object.count == 1, let (key, nameValue) = object.first else {
             throw fail("owner", "expected {\"user\": NAME} or {\"group\": NAME}")
         }
         guard case .string(let name) = nameValue, AccessSettings.isValidAccountName(name) else {
@@ -105,6 +130,7 @@ public enum DescriptorParser {
         _ value: JSONValue, folder: String, fail: (String, String) -> DescriptorProblem
     ) throws(DescriptorProblem) -> ProviderSpec {
         guard case .object(let object) = value else { throw fail("provider", "expected an object") }
+        try providerKeys.check(object, at: "provider", fail: fail)
         guard case .array(let argv)? = object["exec"], !argv.isEmpty else {
             throw fail("provider.exec", "required non-empty array of strings")
         }

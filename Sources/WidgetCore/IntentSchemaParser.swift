@@ -3,7 +3,13 @@ import Foundation
 /// Reads the `intent` object of a descriptor. Errors name the field, e.g.
 /// `intent.parameters[2].max`; the caller adds the file.
 enum IntentSchemaParser {
+    static let intentKeys = KnownKeys("type", "parameters", "supportedCombinations")
+    static let parameterKeys = KnownKeys("name", "title", "type", "cases", "default", "min", "max", "multiple", "count", "showIf")
+    static let caseKeys = KnownKeys("id", "display")
+    static let showIfKeys = KnownKeys("parameter", "equals")
+
     static func parse(_ object: [String: JSONValue], fail: (String, String) -> DescriptorProblem) throws(DescriptorProblem) -> IntentSchema {
+        try intentKeys.check(object, at: "intent", fail: fail)
         guard case .string(let type)? = object["type"], !type.isEmpty else { throw fail("intent.type", "required non-empty string") }
         var parameters: [IntentParameter] = []
         if let value = object["parameters"] {
@@ -51,6 +57,7 @@ enum IntentSchemaParser {
     private static func parameter(
         _ fields: [String: JSONValue], field: String, fail: (String, String) -> DescriptorProblem
     ) throws(DescriptorProblem) -> IntentParameter {
+        try parameterKeys.check(fields, at: field, fail: fail)
         guard case .string(let name)? = fields["name"], !name.isEmpty else { throw fail("\(field).name", "required non-empty string") }
         var title = name
         if let value = fields["title"] {
@@ -68,10 +75,15 @@ enum IntentSchemaParser {
             }
             var cases: [EnumCase] = []
             for (index, item) in items.enumerated() {
+                if case .object(let object) = item { try caseKeys.check(object, at: "\(field).cases[\(index)]", fail: fail) }
                 guard case .object(let object) = item, case .string(let id)? = object["id"], !id.isEmpty else {
                     throw fail("\(field).cases[\(index)]", "expected {\"id\": STRING, \"display\": STRING}")
                 }
-                let display = object["display"]?.stringValue ?? id
+                var display = id
+                if let value = object["display"] {
+                    guard case .string(let text) = value else { throw fail("\(field).cases[\(index)].display", "expected a string") }
+                    display = text
+                }
                 guard !cases.contains(where: { $0.id == id }) else { throw fail("\(field).cases[\(index)].id", "'\(id)' is repeated") }
                 cases.append(EnumCase(id: id, display: display))
             }
@@ -106,6 +118,7 @@ enum IntentSchemaParser {
             parameter.count = byFamily
         }
         if let value = fields["showIf"] {
+            if case .object(let object) = value { try showIfKeys.check(object, at: "\(field).showIf", fail: fail) }
             guard case .object(let object) = value, case .string(let parent)? = object["parameter"], let equals = object["equals"] else {
                 throw fail("\(field).showIf", "expected {\"parameter\": NAME, \"equals\": VALUE}")
             }

@@ -15,6 +15,10 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     /// Who may push, reload and donate for this kind besides root, the daemon's user and the
     /// host group; nil: nobody else.
     public var owner: KindOwner? = nil
+    /// Why the kind cannot be used now (its provider's program is missing or cannot be run),
+    /// found when descriptors load: the kind is still listed, with this, and placing or
+    /// reloading its instances is refused with it.
+    public var problem: String? = nil
 
     public func supports(_ family: WidgetFamily) -> Bool {
         supportedFamilies.contains(family)

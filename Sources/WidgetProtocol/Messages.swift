@@ -79,8 +79,12 @@ public struct WidgetKindInfo: Codable, Sendable {
     public var intent: IntentSchema?
     /// Who may push, reload and donate for the kind (`{"user", "uid"}` or `{"group", "gid"}`).
     public var owner: KindOwner?
+    /// Why the kind cannot be used now (its provider's program is missing or cannot be run);
+    /// absent when it can.
+    public var problem: String?
     public init(descriptor: WidgetDescriptor, instances: Int) {
         intent = descriptor.intent
+        problem = descriptor.problem
         owner = descriptor.owner
         kind = descriptor.kind
         displayName = descriptor.displayName

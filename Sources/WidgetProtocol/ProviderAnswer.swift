@@ -26,6 +26,9 @@ public enum ProviderAnswer {
     /// Through `JSONDecoder`: the whole answer as a `JSONValue`, then each timeline in it
     /// encoded again and decoded as `Timeline`, which says where a timeline went wrong.
     public static func decodedTimelines(from data: Data, count: Int) throws(Fault) -> [Result<Timeline, Fault>] {
+        // The decoder takes text that is not JSON (a trailing comma), which the schema's
+        // validators and the scan refuse: the syntax is checked first so that all agree.
+        guard JSONSyntax.check(Array(data)) == nil else { throw Fault(notJSON(data)) }
         let json: JSONValue
         do {
             json = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
@@ -61,21 +64,13 @@ public enum ProviderAnswer {
         }
     }
 
-    /// Says where the JSON went wrong, so a provider's author can find the fault in a long answer.
-    /// JSONDecoder does not say on Linux; JSONSerialization does ("around character 18"),
-    /// and runs only on this failure path.
+    /// Says where the JSON went wrong (line and column), so a provider's author can find the
+    /// fault in a long answer; JSONDecoder does not say.
     public static func notJSON(_ data: Data) -> String {
         guard !data.isEmpty else { return "empty output" }
         let text = String(decoding: data.prefix(80), as: UTF8.self)
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            if var reason = (error as NSError).userInfo["NSDebugDescription"] as? String {
-                if reason.hasSuffix(".") { reason.removeLast() }
-                return "not JSON (\(reason.prefix(1).lowercased() + reason.dropFirst().prefix(200))): \(text)"
-            }
-        }
-        return "not JSON: \(text)"
+        if let error = JSONSyntax.check(Array(data)) { return "not JSON (\(error)): \(text)" }
+        return "not JSON (not UTF-8, or a number out of range): \(text)"
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {

@@ -36,6 +36,7 @@ extension RPCError {
         public static let stackExists = -32012
         public static let permissionDenied = -32013
         public static let limitExceeded = -32014
+        public static let unusableKind = -32015
     }
 
     public static func parseError(_ detail: String) -> RPCError {
@@ -56,6 +57,13 @@ extension RPCError {
 
     public static func unknownKind(_ kind: String) -> RPCError {
         RPCError(code: Code.unknownKind, message: "unknown kind '\(kind)'", data: .object(["kind": .string(kind)]))
+    }
+
+    /// A kind whose descriptor loaded but whose provider cannot be run (`problem` says why).
+    public static func unusableKind(_ kind: String, problem: String) -> RPCError {
+        RPCError(
+            code: Code.unusableKind, message: "kind '\(kind)' cannot be used: \(problem)",
+            data: .object(["kind": .string(kind), "problem": .string(problem)]))
     }
 
     public static func unknownInstance(_ id: String) -> RPCError {
@@ -128,6 +136,7 @@ extension RPCError {
         case .invalidParams(let detail): self = .invalidParams(detail)
         case .invalidConfiguration(let error): self = .invalidConfiguration(error)
         case .unknownKind(let kind): self = .unknownKind(kind)
+        case .unusableKind(let kind, let problem): self = .unusableKind(kind, problem: problem)
         case .unknownInstance(let id): self = .unknownInstance(id)
         case .unsupportedFamily(let family, let kind, let supported): self = .unsupportedFamily(family, kind: kind, supported: supported)
         case .unknownStack(let name): self = .unknownStack(name)

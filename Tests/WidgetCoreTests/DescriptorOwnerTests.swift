@@ -29,15 +29,16 @@ struct DescriptorOwnerTests {
     }
 
     @Test(arguments: [
-        (#"{"user": "bob"}"#, "owner.user: no user named 'bob'"),
-        (#"{"group": "staff"}"#, "owner.group: no group named 'staff'"),
-        (#""alice""#, #"owner: expected {"user": NAME} or {"group": NAME}"#),
-        (#"{}"#, #"owner: expected {"user": NAME} or {"group": NAME}"#),
-        (#"{"user": "alice", "group": "apps"}"#, #"owner: expected {"user": NAME} or {"group": NAME}"#),
-        (#"{"uid": 1001}"#, #"owner: expected {"user": NAME} or {"group": NAME}"#),
-        (#"{"user": 1001}"#, "owner.user: expected a user name"),
-        (#"{"group": ""}"#, "owner.group: expected a group name"),
-        (#"{"user": "a b"}"#, "owner.user: expected a user name"),
+        (#"{"user": "bob"}"#, "$.owner.user: no user named 'bob'"),
+        (#"{"group": "staff"}"#, "$.owner.group: no group named 'staff'"),
+        (#""alice""#, #"$.owner: expected {"user": NAME} or {"group": NAME}"#),
+        (#"{}"#, #"$.owner: expected {"user": NAME} or {"group": NAME}"#),
+        (#"{"user": "alice", "group": "apps"}"#, #"$.owner: expected {"user": NAME} or {"group": NAME}"#),
+        (#"{"uid": 1001}"#, "$.owner.uid: unknown key (known: user, group)"),
+        (#"{"usr": "alice"}"#, #"$.owner.usr: unknown key; did you mean "user"?"#),
+        (#"{"user": 1001}"#, "$.owner.user: expected a user name"),
+        (#"{"group": ""}"#, "$.owner.group: expected a group name"),
+        (#"{"user": "a b"}"#, "$.owner.user: expected a user name"),
     ])
     func badOwnersAreRejectedWithTheField(owner: String, reason: String) {
         #expect(problem(owner) == reason)

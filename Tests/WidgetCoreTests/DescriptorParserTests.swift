@@ -90,32 +90,32 @@ struct DescriptorParserTests {
     }
 
     @Test(arguments: [
-        (#"{"supportedFamilies": ["systemSmall"]}"#, "kind: required string"),
-        (#"{"kind": 5, "supportedFamilies": ["systemSmall"]}"#, "kind: required string"),
-        (#"{"kind": "com.example/weather", "supportedFamilies": ["systemSmall"]}"#, "kind: 'com.example/weather'"),
-        (#"{"kind": "wetter wär", "supportedFamilies": ["systemSmall"]}"#, "kind: "),
-        (#"{"kind": "", "supportedFamilies": ["systemSmall"]}"#, "kind: "),
-        (#"{"kind": "k"}"#, "supportedFamilies: required"),
-        (#"{"kind": "k", "supportedFamilies": []}"#, "supportedFamilies: required"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall", ""]}"#, "supportedFamilies[1]: unknown family \"\""),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall", "systemHuge"]}"#, "supportedFamilies[1]: unknown family"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall", 3]}"#, "supportedFamilies[1]: unknown family 3"),
-        (#"{"kind": "k", "displayName": 1, "supportedFamilies": ["systemSmall"]}"#, "displayName: expected a string"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": "x"}"#, "provider: expected an object"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {}}"#, "provider.exec: required"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": []}}"#, "provider.exec: required"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x", ""]}}"#, "provider.exec[1]: "),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 0}}"#, "provider.timeout: must be > 0"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": -1.5}}"#, "provider.timeout: must be > 0"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 3601}}"#, "provider.timeout: must be > 0"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": "5s"}}"#, "provider.timeout: expected a number"),
-        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "intent": []}"#, "intent: expected an object"),
+        (#"{"supportedFamilies": ["systemSmall"]}"#, "$.kind: required string"),
+        (#"{"kind": 5, "supportedFamilies": ["systemSmall"]}"#, "$.kind: required string"),
+        (#"{"kind": "com.example/weather", "supportedFamilies": ["systemSmall"]}"#, "$.kind: 'com.example/weather'"),
+        (#"{"kind": "wetter wär", "supportedFamilies": ["systemSmall"]}"#, "$.kind: "),
+        (#"{"kind": "", "supportedFamilies": ["systemSmall"]}"#, "$.kind: "),
+        (#"{"kind": "k"}"#, "$.supportedFamilies: required"),
+        (#"{"kind": "k", "supportedFamilies": []}"#, "$.supportedFamilies: required"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall", ""]}"#, "$.supportedFamilies[1]: unknown family \"\""),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall", "systemHuge"]}"#, "$.supportedFamilies[1]: unknown family"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall", 3]}"#, "$.supportedFamilies[1]: unknown family 3"),
+        (#"{"kind": "k", "displayName": 1, "supportedFamilies": ["systemSmall"]}"#, "$.displayName: expected a string"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": "x"}"#, "$.provider: expected an object"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {}}"#, "$.provider.exec: required"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": []}}"#, "$.provider.exec: required"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x", ""]}}"#, "$.provider.exec[1]: "),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 0}}"#, "$.provider.timeout: must be > 0"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": -1.5}}"#, "$.provider.timeout: must be > 0"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 3601}}"#, "$.provider.timeout: must be > 0"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": "5s"}}"#, "$.provider.timeout: expected a number"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "intent": []}"#, "$.intent: expected an object"),
         ("{\"kind\": \"k\",", "not valid JSON"),
         ("", "not valid JSON"),
-        ("42", "expected an object or an array of objects"),
-        (#""com.example""#, "expected an object or an array of objects"),
-        (#"[{"kind": "ok", "supportedFamilies": ["systemSmall"]}, {"supportedFamilies": ["systemSmall"]}]"#, "[1].kind: required string"),
-        (#"[{"kind": "ok", "supportedFamilies": ["systemSmall"]}, 7]"#, "[1]: expected an object"),
+        ("42", "$: expected an object or an array of objects"),
+        (#""com.example""#, "$: expected an object or an array of objects"),
+        (#"[{"kind": "ok", "supportedFamilies": ["systemSmall"]}, {"supportedFamilies": ["systemSmall"]}]"#, "$[1].kind: required string"),
+        (#"[{"kind": "ok", "supportedFamilies": ["systemSmall"]}, 7]"#, "$[1]: expected an object"),
     ])
     func errorsNameTheField(json: String, reason: String) {
         let actual = problem(json)
@@ -137,7 +137,7 @@ struct DescriptorParserTests {
     @Test func kindOfMaximumLength() throws {
         let longest = String(repeating: "a", count: 200)
         #expect(try parse(#"{"kind": "\#(longest)", "supportedFamilies": ["systemSmall"]}"#).first?.kind == longest)
-        #expect(problem(#"{"kind": "\#(longest)b", "supportedFamilies": ["systemSmall"]}"#)?.hasPrefix("kind: ") == true)
+        #expect(problem(#"{"kind": "\#(longest)b", "supportedFamilies": ["systemSmall"]}"#)?.hasPrefix("$.kind: ") == true)
     }
 
     @Test(arguments: [

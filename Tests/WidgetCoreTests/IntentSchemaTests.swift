@@ -43,20 +43,20 @@ struct IntentSchemaTests {
     }
 
     @Test(arguments: [
-        (#"{"parameters": []}"#, "intent.type: required non-empty string"),
-        (#"{"type": "T", "parameters": {}}"#, "intent.parameters: expected an array"),
-        (#"{"type": "T", "parameters": [{"type": "string"}]}"#, "intent.parameters[0].name: required non-empty string"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "color"}]}"#, "intent.parameters[0].type: required, one of string, integer, decimal, boolean, date, enum, entity"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "string"}, {"name": "a", "type": "string"}]}"#, "intent.parameters[1].name: 'a' is declared twice"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "enum"}]}"#, #"intent.parameters[0].cases: an enum needs a non-empty array of {"id", "display"}"#),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "string", "min": 1}]}"#, "intent.parameters[0].min: only integer and decimal parameters have min"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "integer", "min": 5, "max": 1}]}"#, "intent.parameters[0].min: 5.0 is above max 1.0"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "integer", "default": 500, "max": 200}]}"#, "intent.parameters[0].default: 500 is above the maximum 200"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "entity", "count": {"systemSmall": 2}}]}"#, "intent.parameters[0].count: only a multiple parameter has a count"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "entity", "multiple": true, "count": {"systemHuge": 2}}]}"#, "intent.parameters[0].count: unknown family 'systemHuge'"),
-        (#"{"type": "T", "parameters": [{"name": "a", "type": "string", "showIf": {"parameter": "b", "equals": true}}]}"#, "intent.parameters[0].showIf.parameter: 'b' is not a parameter declared before 'a'"),
-        (#"{"type": "T", "parameters": [{"name": "b", "type": "boolean"}, {"name": "a", "type": "string", "showIf": {"parameter": "b", "equals": "yes"}}]}"#, #"intent.parameters[1].showIf.equals: expected true or false, got "yes""#),
-        (#"{"type": "T", "parameters": [], "supportedCombinations": [["ghost"]]}"#, #"intent.supportedCombinations[0]: "ghost" is not a declared parameter"#),
+        (#"{"parameters": []}"#, "$.intent.type: required non-empty string"),
+        (#"{"type": "T", "parameters": {}}"#, "$.intent.parameters: expected an array"),
+        (#"{"type": "T", "parameters": [{"type": "string"}]}"#, "$.intent.parameters[0].name: required non-empty string"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "color"}]}"#, "$.intent.parameters[0].type: required, one of string, integer, decimal, boolean, date, enum, entity"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "string"}, {"name": "a", "type": "string"}]}"#, "$.intent.parameters[1].name: 'a' is declared twice"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "enum"}]}"#, #"$.intent.parameters[0].cases: an enum needs a non-empty array of {"id", "display"}"#),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "string", "min": 1}]}"#, "$.intent.parameters[0].min: only integer and decimal parameters have min"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "integer", "min": 5, "max": 1}]}"#, "$.intent.parameters[0].min: 5.0 is above max 1.0"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "integer", "default": 500, "max": 200}]}"#, "$.intent.parameters[0].default: 500 is above the maximum 200"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "entity", "count": {"systemSmall": 2}}]}"#, "$.intent.parameters[0].count: only a multiple parameter has a count"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "entity", "multiple": true, "count": {"systemHuge": 2}}]}"#, "$.intent.parameters[0].count: unknown family 'systemHuge'"),
+        (#"{"type": "T", "parameters": [{"name": "a", "type": "string", "showIf": {"parameter": "b", "equals": true}}]}"#, "$.intent.parameters[0].showIf.parameter: 'b' is not a parameter declared before 'a'"),
+        (#"{"type": "T", "parameters": [{"name": "b", "type": "boolean"}, {"name": "a", "type": "string", "showIf": {"parameter": "b", "equals": "yes"}}]}"#, #"$.intent.parameters[1].showIf.equals: expected true or false, got "yes""#),
+        (#"{"type": "T", "parameters": [], "supportedCombinations": [["ghost"]]}"#, #"$.intent.supportedCombinations[0]: "ghost" is not a declared parameter"#),
     ])
     func errorsNameTheField(intent: String, expected: String) {
         #expect(problem(intent) == expected)

@@ -72,7 +72,7 @@ struct ProviderAnswerTests {
             }
         }
         #expect(fault("") == "empty output")
-        #expect(fault(#"{"entries": [1, 2,, 3]}"#) == #"not JSON (invalid value around character 18): {"entries": [1, 2,, 3]}"#)
+        #expect(fault(#"{"entries": [1, 2,, 3]}"#) == #"not JSON (line 1, column 19: expected a value, found ','): {"entries": [1, 2,, 3]}"#)
         #expect(fault("[]") == "expected a JSON object")
         #expect(fault(#"{"timelines":{}}"#) == ".timelines must be an array")
         #expect(fault(#"{"timelines":[{"entries":[]}]}"#, 2) == "1 timelines for 2 instances")

@@ -21,6 +21,6 @@ import Testing
 
     @Test func notJSONSaysWhere() {
         let text = TimelineAnswer.notJSON(Data(#"{"entries": [1, 2,, 3]}"#.utf8))
-        #expect(text == #"not JSON (invalid value around character 18): {"entries": [1, 2,, 3]}"#)
+        #expect(text == #"not JSON (line 1, column 19: expected a value, found ','): {"entries": [1, 2,, 3]}"#)
     }
 }

@@ -55,7 +55,7 @@ extension Integration {
             #expect(kinds == ["test.counter", "test.late"])
             let problems = widgets["problems"] as? [[String: Any]] ?? []
             #expect(problems.first?["path"] as? String == fixture.widgetsDirectory + "/broken.json")
-            #expect(problems.first?["reason"] as? String == "not valid JSON")
+            #expect(problems.first?["reason"] as? String == "not valid JSON: line 1, column 3: expected a key in double quotes, found 'n'")
             #expect(fixture.ctl("ping").status == 0)
         }
 

@@ -10,6 +10,7 @@ extension DaemonState {
         at now: Date, reserved: LimitReservations
     ) throws(StateError) -> Plan {
         guard let descriptor = descriptors[kind] else { throw .unknownKind(kind) }
+        if let problem = descriptor.problem { throw .unusableKind(kind, problem: problem) }
         guard descriptor.supports(family) else {
             throw .unsupportedFamily(family.rawValue, kind: kind, supported: descriptor.supportedFamilies)
         }

@@ -2,10 +2,13 @@ import Foundation
 
 extension DaemonState {
     /// The instances `reloadTimelines(ofKind:)` reloads: those of the kinds with a provider.
-    /// An unknown kind refuses the whole request.
+    /// An unknown kind, or one whose provider cannot be run, refuses the whole request.
     public func reloadTargets(kinds: [String]) throws(StateError) -> [InstanceID] {
         guard !kinds.isEmpty else { throw .invalidParams("params.kinds: name at least one kind") }
-        for kind in kinds where descriptors[kind] == nil { throw .unknownKind(kind) }
+        for kind in kinds {
+            guard let descriptor = descriptors[kind] else { throw .unknownKind(kind) }
+            if let problem = descriptor.problem { throw .unusableKind(kind, problem: problem) }
+        }
         var ids: [InstanceID] = []
         for kind in Set(kinds) where hasProvider(kind) {
             ids.append(contentsOf: scheduler.instances(ofKind: kind))

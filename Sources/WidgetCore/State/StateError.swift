@@ -6,6 +6,8 @@ public enum StateError: Error, Sendable, Hashable {
     case invalidParams(String)
     case invalidConfiguration(ConfigurationError)
     case unknownKind(String)
+    /// The kind is declared but cannot be used now; the reason names the descriptor's field.
+    case unusableKind(String, problem: String)
     case unknownInstance(InstanceID)
     case unsupportedFamily(String, kind: String, supported: [WidgetFamily])
     case unknownStack(String)

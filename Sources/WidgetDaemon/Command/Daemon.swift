@@ -34,9 +34,7 @@ struct Daemon {
         }
         DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
-        for problem in catalog.problems {
-            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
-        }
+        catalog.logProblems(logger)
         let store = try SQLiteStateStore(directory: options.stateDirectory)
         // One event loop, like Redis's: the engine, every connection, the timer and every task
         // run on it, so a request reaches the engine without a hop. Stores and provider

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetCore
+import WidgetDescriptorFiles
 
 /// Reads `widgetd.conf`: the given path, else `/etc/widgetd/widgetd.conf` when present,
 /// else the embedded defaults.

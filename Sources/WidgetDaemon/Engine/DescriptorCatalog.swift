@@ -1,8 +1,11 @@
 import Foundation
+import Logging
 import WidgetCore
+import WidgetDescriptorFiles
 
 /// The descriptors loaded from the widgets directories, with the files that were skipped.
-/// A bad file never stops the daemon: it is reported and the rest load.
+/// A bad file never stops the daemon: it is reported and the rest load. A kind whose provider
+/// cannot be run loads with its `problem`, so that it is listed with it.
 public struct DescriptorCatalog: Sendable {
     public private(set) var descriptors: [String: WidgetDescriptor] = [:]
     public private(set) var problems: [DescriptorProblem] = []
@@ -12,7 +15,10 @@ public struct DescriptorCatalog: Sendable {
     /// Reads every `*.json` file of each directory, in name order. A kind declared twice keeps
     /// its first declaration.
     /// Owners' names are resolved through `accounts` now, not per request.
-    public static func load(from directories: [String], accounts: any AccountDirectory = SystemAccounts()) -> DescriptorCatalog {
+    public static func load(
+        from directories: [String], accounts: any AccountDirectory = SystemAccounts(),
+        programs: any ProgramDirectory = SystemPrograms()
+    ) -> DescriptorCatalog {
         var catalog = DescriptorCatalog()
         let manager = FileManager.default
         for directory in directories {
@@ -25,12 +31,8 @@ public struct DescriptorCatalog: Sendable {
             }
             for name in names {
                 let path = (directory as NSString).appendingPathComponent(name)
-                guard let data = manager.contents(atPath: path) else {
-                    catalog.problems.append(DescriptorProblem(path: path, reason: "cannot read file"))
-                    continue
-                }
                 do {
-                    for descriptor in try DescriptorParser.parse(data, path: path, accounts: accounts) {
+                    for descriptor in try DescriptorFile.read(path, accounts: accounts, programs: programs) {
                         if let existing = catalog.descriptors[descriptor.kind] {
                             catalog.problems.append(DescriptorProblem(
                                 path: path, reason: "kind '\(descriptor.kind)' already declared in \(existing.source)"))
@@ -47,6 +49,18 @@ public struct DescriptorCatalog: Sendable {
     }
 
     public subscript(kind: String) -> WidgetDescriptor? { descriptors[kind] }
+
+    /// A warning for each file skipped and each kind that cannot be used.
+    func logProblems(_ logger: Logger) {
+        for problem in problems {
+            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
+        }
+        for descriptor in descriptors.values.sorted(by: { $0.kind < $1.kind }) {
+            guard let problem = descriptor.problem else { continue }
+            logger.warning(
+                "kind cannot be used", metadata: ["kind": "\(descriptor.kind)", "path": "\(descriptor.source)", "reason": "\(problem)"])
+        }
+    }
 
     /// For handler tests that build a catalog without files.
     mutating func insertForTesting(_ descriptor: WidgetDescriptor) {

@@ -21,9 +21,7 @@ extension Engine {
         let catalog = DescriptorCatalog.load(from: setup.widgetsDirectories)
         if let newAccess { access = newAccess }
         options.invalidate(kind: nil, onlyKinds: nil)
-        for problem in catalog.problems {
-            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
-        }
+        catalog.logProblems(logger)
         catalogProblems = catalog.problems
         if let newSettings {
             await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)

@@ -61,6 +61,19 @@ import Testing
         #expect(fresh.instances.count == 0)
     }
 
+    @Test func aKindWhoseProviderCannotRunRefusesPlacingAndReloadingWithItsProblem() throws {
+        var state = makeState()
+        let (id, _) = try state.added()
+        let problem = "$.provider.exec[0]: /srv/w/clock does not exist"
+        state.descriptors["k.clock"]?.problem = problem
+        #expect(throws: StateError.unusableKind("k.clock", problem: problem)) { try state.added() }
+        #expect(throws: StateError.unusableKind("k.clock", problem: problem)) { try state.reloadTargets(kinds: ["k.clock"]) }
+        // The instance placed before stays, and a kind without the problem is unaffected.
+        #expect(state.instances.count == 1)
+        #expect(try state.reloadTargets(kinds: ["k.push"]).isEmpty)
+        #expect(state.instances[id] != nil)
+    }
+
     @Test func aLaunchInstallsItsTimelineAndForgetsTheRequestItCarriedOut() throws {
         var state = makeState()
         let (id, _) = try state.added()

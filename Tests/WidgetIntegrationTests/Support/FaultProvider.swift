@@ -18,7 +18,7 @@ enum FaultProvider: String, CaseIterable {
         case .segv: "killed by signal 11"
         case .abrt: "killed by signal 6"
         case .exit: "exited with status 3: upstream unavailable"
-        case .garbage: "invalid answer: not JSON (invalid value around character 18)"
+        case .garbage: "invalid answer: not JSON (line 1, column 19: expected a value, found ',')"
         case .flood: "answer longer than 4194304 bytes"
         case .orphan: nil
         }

@@ -40,10 +40,3 @@ public struct SystemAccounts: AccountDirectory {
         return nil
     }
 }
-
-extension PeerCredentials {
-    /// This process: what an in-process caller (a handler test) is.
-    public static var currentProcess: PeerCredentials {
-        PeerCredentials(uid: geteuid(), gid: getegid(), pid: getpid())
-    }
-}
