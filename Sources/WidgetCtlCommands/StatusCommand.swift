@@ -33,31 +33,3 @@ struct StatusCommand: ParsableCommand {
         }
     }
 }
-
-struct WidgetsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "widgets", abstract: "Descriptors loaded, and files skipped.")
-    @OptionGroup var global: GlobalOptions
-
-    func run() throws {
-        let result = try global.call(.widgets, EmptyParams(), as: WidgetsResult.self)
-        global.emit(result) {
-            var table = Table("KIND", "NAME", "FAMILIES", "INSTANCES", "OWNER")
-            for widget in result.widgets {
-                table.add(
-                    widget.kind, widget.displayName, widget.supportedFamilies.map(\.rawValue).joined(separator: ","),
-                    "\(widget.instances)", widget.owner.map(Self.ownerText) ?? "-")
-            }
-            table.print()
-            for problem in result.problems {
-                print("skipped \(problem.path): \(problem.reason)")
-            }
-        }
-    }
-
-    static func ownerText(_ owner: KindOwner) -> String {
-        switch owner {
-        case .user(let name, _): "user:\(name)"
-        case .group(let name, _): "group:\(name)"
-        }
-    }
-}
