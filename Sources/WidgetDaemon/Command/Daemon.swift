@@ -56,7 +56,8 @@ struct Daemon {
         try await engine.restore()
 
         let server = try await ControlServer.listen(
-            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(), engine: engine, logger: logger)
+            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
+            group: access.hostGroupName, gid: access.hostGID, engine: engine, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         if options.virtualStart == nil {
             // The engine tells a step from time passing and logs it (EngineClock.wallStep).
