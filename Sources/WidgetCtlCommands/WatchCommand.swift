@@ -6,7 +6,7 @@ import WidgetdClient
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Stream events (entry changes, reloads, rotations, stack changes) until interrupted.",
+        commandName: "watch", abstract: "Stream events (entry changes, reloads, rotations, stack changes, descriptors read) until interrupted.",
         discussion: """
             One line per event. With --json each line is the daemon's notification as sent, \
             {"jsonrpc": "2.0", "method": "event", "params": {"type": ..., "date": ..., ...}}, \
@@ -46,6 +46,10 @@ struct WatchCommand: ParsableCommand {
         case .stack:
             if let stack = event.stack { return "\(date)  stack     \(stack.name)  top \(stack.top ?? "-")" }
             return "\(date)  stack     \(event.stackName ?? "-") removed"
+        case .widgets:
+            guard let changes = event.widgets else { return "\(date)  widgets" }
+            func list(_ kinds: [String]) -> String { kinds.isEmpty ? "-" : kinds.joined(separator: ",") }
+            return "\(date)  widgets   added \(list(changes.added))  changed \(list(changes.changed))  removed \(list(changes.removed))  skipped \(changes.problems.count)"
         }
     }
 }

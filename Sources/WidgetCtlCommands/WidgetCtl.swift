@@ -71,7 +71,7 @@ func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "Control socket (default: $WIDGETD_SOCKET, else the daemon's default path).")
+    @Option(help: "Control socket (default: $WIDGETD_SOCKET, else your own daemon's socket when there is one, else /run/widgetd/widgetd.sock).")
     var socket: String?
 
     @Flag(help: "Machine output on stdout: one JSON document (watch: one JSON line per event).")
@@ -79,7 +79,7 @@ struct GlobalOptions: ParsableArguments {
 
     func connect() throws(CtlFailure) -> WidgetdConnection {
         do {
-            return try WidgetdConnection(path: socket ?? SocketLocation.defaultPath())
+            return try WidgetdConnection(path: socket)
         } catch {
             throw CtlFailure(error)
         }
@@ -99,7 +99,7 @@ struct CtlFailure: Error {
 
     init(_ error: WidgetdClientError) {
         switch error {
-        case .cannotConnect, .connectionLost: self.init(status: 3, message: error.description)
+        case .cannotConnect, .permissionDenied, .connectionLost: self.init(status: 3, message: error.description)
         case .daemon, .badResponse: self.init(status: 1, message: error.description)
         }
     }

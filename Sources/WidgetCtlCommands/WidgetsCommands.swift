@@ -7,8 +7,9 @@ import WidgetProtocol
 /// `widgets`: the kinds the daemon loaded (the default), and checking descriptor files.
 struct WidgetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "widgets", abstract: "Descriptors: those loaded (the default), or check files without a daemon.",
-        subcommands: [List.self, Check.self], defaultSubcommand: List.self)
+        commandName: "widgets",
+        abstract: "Descriptors: those loaded (the default), read the widgets directories again, or check files without a daemon.",
+        subcommands: [List.self, Reload.self, Check.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -32,6 +33,29 @@ struct WidgetsCommand: ParsableCommand {
                     print("skipped \(problem.path): \(problem.reason)")
                 }
             }
+        }
+    }
+
+    struct Reload: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reload", abstract: "Read the widgets directories again now; print the kinds added, changed and removed.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let changes = try global.call(.widgetsReload, EmptyParams(), as: DescriptorChanges.self)
+            global.emit(changes) {
+                for line in Self.describe(changes) { print(line) }
+            }
+        }
+
+        /// A line per kind added, changed or removed and per file skipped, then the count.
+        static func describe(_ changes: DescriptorChanges) -> [String] {
+            var lines = changes.added.map { "added    \($0)" } + changes.changed.map { "changed  \($0)" }
+                + changes.removed.map { "removed  \($0)" }
+            lines += changes.problems.map { "skipped  \($0.path): \($0.reason)" }
+            let count = "\(changes.kinds) kind\(changes.kinds == 1 ? "" : "s") loaded"
+            lines.append(changes.changesKinds ? count : "no kind changed; \(count)")
+            return lines
         }
     }
 

@@ -100,9 +100,15 @@ public struct WidgetsResult: Codable, Sendable {
     public var widgets: [WidgetKindInfo]
     /// Descriptor files that were skipped, with why.
     public var problems: [DescriptorProblem]
-    public init(widgets: [WidgetKindInfo], problems: [DescriptorProblem]) {
+    /// The widgets directories read, in order (a kind declared twice keeps the first).
+    public var directories: [String]?
+    /// Whether the directories are watched, so a change is picked up without being asked.
+    public var watched: Bool?
+    public init(widgets: [WidgetKindInfo], problems: [DescriptorProblem], directories: [String]? = nil, watched: Bool? = nil) {
         self.widgets = widgets
         self.problems = problems
+        self.directories = directories
+        self.watched = watched
     }
 }
 

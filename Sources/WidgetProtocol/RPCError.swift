@@ -55,8 +55,17 @@ extension RPCError {
         RPCError(code: Code.invalidParams, message: "invalid params: \(detail)")
     }
 
-    public static func unknownKind(_ kind: String) -> RPCError {
-        RPCError(code: Code.unknownKind, message: "unknown kind '\(kind)'", data: .object(["kind": .string(kind)]))
+    /// `directories`: where the daemon reads descriptors, so the message says where a missing
+    /// one belongs; `watched`: whether a file added there is picked up without being asked.
+    public static func unknownKind(_ kind: String, directories: [String] = [], watched: Bool = false) -> RPCError {
+        guard !directories.isEmpty else {
+            return RPCError(code: Code.unknownKind, message: "unknown kind '\(kind)'", data: .object(["kind": .string(kind)]))
+        }
+        let pickUp = watched ? "add a descriptor there, it is picked up at once" : "add a descriptor there, then run 'widgetctl widgets reload'"
+        return RPCError(
+            code: Code.unknownKind,
+            message: "unknown kind '\(kind)' (descriptors read from \(directories.joined(separator: ", ")); \(pickUp))",
+            data: .object(["kind": .string(kind), "directories": .array(directories.map(JSONValue.string))]))
     }
 
     /// A kind whose descriptor loaded but whose provider cannot be run (`problem` says why).

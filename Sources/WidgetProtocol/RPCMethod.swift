@@ -3,6 +3,8 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case ping
     case status
     case widgets
+    /// Re-reads the widgets directories now, as the watcher and SIGHUP do; answers what changed.
+    case widgetsReload = "widgets.reload"
     case add
     case remove
     case configure

@@ -14,6 +14,9 @@ public struct WidgetEvent: Codable, Sendable {
         case rotation
         /// A stack was created, changed or removed.
         case stack
+        /// A re-read of the widgets directories added, changed or removed kinds, or skipped
+        /// other files than before (`widgets` holds what).
+        case widgets
     }
 
     public var type: Kind
@@ -27,11 +30,13 @@ public struct WidgetEvent: Codable, Sendable {
     public var stack: StackInfo?
     /// For a removed stack.
     public var stackName: String?
+    /// For `widgets`: what the re-read changed.
+    public var widgets: DescriptorChanges?
 
     public init(
         type: Kind, date: Date, instance: InstanceID? = nil, instances: [InstanceID]? = nil, kind: String? = nil,
         entry: TimelineEntry? = nil, error: String? = nil, decision: RotationDecision? = nil, stack: StackInfo? = nil,
-        stackName: String? = nil
+        stackName: String? = nil, widgets: DescriptorChanges? = nil
     ) {
         self.type = type
         self.date = date
@@ -43,6 +48,7 @@ public struct WidgetEvent: Codable, Sendable {
         self.decision = decision
         self.stack = stack
         self.stackName = stackName
+        self.widgets = widgets
     }
 }
 

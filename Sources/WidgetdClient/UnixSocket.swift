@@ -9,13 +9,13 @@ public enum UnixSocket {
         // Close-on-exec: a client that spawns processes (an app, the load generator starting
         // redis) must not hand them its connection to the daemon.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(UnixSocketError(String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(UnixSocketError(errno: errno)) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(fd)
-            return .failure(UnixSocketError("path too long for a unix socket"))
+            return .failure(UnixSocketError("path too long for a unix socket", errno: ENAMETOOLONG))
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
@@ -27,9 +27,9 @@ public enum UnixSocket {
             }
         }
         guard result == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = UnixSocketError(errno: errno)
             close(fd)
-            return .failure(UnixSocketError(reason))
+            return .failure(error)
         }
         return .success(fd)
     }
@@ -37,5 +37,15 @@ public enum UnixSocket {
 
 public struct UnixSocketError: Error, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    /// The errno of the failed call (EACCES: the file system refused the caller).
+    public var errno: Int32
+
+    init(_ description: String, errno: Int32) {
+        self.description = description
+        self.errno = errno
+    }
+
+    init(errno: Int32) {
+        self.init(String(cString: strerror(errno)), errno: errno)
+    }
 }

@@ -129,7 +129,7 @@ public final class WidgetCenter: Sendable {
 
     private func call<P: Encodable, R: Decodable>(_ method: RPCMethod, _ params: P) throws(WidgetCenterError) -> R {
         do {
-            let connection = try WidgetdConnection(path: socketPath ?? SocketLocation.defaultPath())
+            let connection = try WidgetdConnection(path: socketPath)
             return try connection.call(method, params, as: R.self)
         } catch {
             throw WidgetCenterError(error)
@@ -163,7 +163,7 @@ public enum WidgetCenterError: Error, Sendable, CustomStringConvertible {
 
     init(_ error: WidgetdClientError) {
         switch error {
-        case .cannotConnect, .connectionLost: self = .daemonUnreachable(error.description)
+        case .cannotConnect, .permissionDenied, .connectionLost: self = .daemonUnreachable(error.description)
         case .daemon(let rpc): self = .refused(code: rpc.code, message: rpc.message)
         case .badResponse(let reason): self = .protocolError(reason)
         }

@@ -12,11 +12,19 @@ public final class WidgetdConnection {
     /// The id of the next request (batches take theirs from here too).
     var nextID: Int64 = 1
 
-    public init(path: String = SocketLocation.defaultPath()) throws(WidgetdClientError) {
-        self.path = path
-        switch UnixSocket.connect(path: path) {
+    /// Connects to `path`; nil: the first socket of `SocketLocation.candidates()` that is
+    /// there (the user's own daemon, else the system's).
+    public init(path: String? = nil) throws(WidgetdClientError) {
+        let candidates = path.map { [$0] } ?? SocketLocation.candidates()
+        guard let chosen = SocketLocation.firstPresent(candidates) else {
+            throw .cannotConnect(path: candidates.joined(separator: " or "), reason: "no such socket (is widgetd running?)")
+        }
+        self.path = chosen
+        switch UnixSocket.connect(path: chosen) {
         case .success(let fd): self.fd = fd
-        case .failure(let error): throw .cannotConnect(path: path, reason: error.description)
+        case .failure(let error) where error.errno == EACCES:
+            throw .permissionDenied(path: chosen, explanation: SocketPermission.explain(chosen))
+        case .failure(let error): throw .cannotConnect(path: chosen, reason: error.description)
         }
     }
 
@@ -116,8 +124,11 @@ public final class WidgetdConnection {
 }
 
 public enum WidgetdClientError: Error, CustomStringConvertible {
-    /// The socket could not be reached: no daemon, wrong path, no permission.
+    /// The socket could not be reached: no daemon, wrong path.
     case cannotConnect(path: String, reason: String)
+    /// The file system refused the caller the socket: `explanation` names the socket's owner,
+    /// group and mode (or the folder that is closed) and which group to join.
+    case permissionDenied(path: String, explanation: String)
     case connectionLost(String)
     /// The daemon answered with a JSON-RPC error.
     case daemon(RPCError)
@@ -126,6 +137,7 @@ public enum WidgetdClientError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason): "cannot reach widgetd at \(path): \(reason)"
+        case .permissionDenied(_, let explanation): explanation
         case .connectionLost(let reason): "connection to widgetd lost: \(reason)"
         case .daemon(let error): error.message
         case .badResponse(let reason): "unexpected answer from widgetd: \(reason)"

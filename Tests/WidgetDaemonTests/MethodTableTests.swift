@@ -13,7 +13,7 @@ import WidgetProtocol
         ]
         let manage: Set<RPCMethod> = [
             .add, .remove, .configure, .clockAdvance, .clockSet, .stackCreate, .stackAdd, .stackSwipe, .stackSmartRotate,
-            .stackRemove, .visible,
+            .stackRemove, .visible, .widgetsReload,
         ]
         let kinds: [RPCMethod: KindVerb] = [
             .push: .push, .reloadTimelines: .reload, .reloadAllTimelines: .reload, .donate: .donate, .donationsDelete: .donate, .donationsList: .donate,

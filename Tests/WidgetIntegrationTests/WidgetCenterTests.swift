@@ -63,7 +63,9 @@ extension Integration {
             } catch {
                 guard case .refused(let code, let message) = error else { Issue.record("\(error)"); return }
                 #expect(code == -32001)
-                #expect(message == "unknown kind 'test.nope'")
+                #expect(
+                    message == "unknown kind 'test.nope' (descriptors read from \(fixture.widgetsDirectory); "
+                        + "add a descriptor there, it is picked up at once)")
             }
         }
     }

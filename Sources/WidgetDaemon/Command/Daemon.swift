@@ -12,6 +12,8 @@ public struct DaemonOptions: Sendable {
     public var configPath: String?
     public var virtualStart: Date?
     public var budgetDisabled: Bool
+    /// Watch the widgets directories (off: changes are read on `widgets.reload` or SIGHUP only).
+    public var watchWidgets = true
 }
 
 /// Wires the daemon together and runs it until SIGTERM/SIGINT. Readiness is announced only
@@ -52,7 +54,8 @@ struct Daemon {
         try await engine.restore()
 
         let server = try await ControlServer.listen(
-            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(), engine: engine, logger: logger)
+            path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
+            group: access.hostGroupName, gid: access.hostGID, engine: engine, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         if options.virtualStart == nil {
             // The engine tells a step from time passing and logs it (EngineClock.wallStep).
@@ -64,6 +67,18 @@ struct Daemon {
         let zoneWatched = TimeZoneWatcher.start { loop.execute { engine.assumeIsolated { $0.timeZoneChanged() } } }
         if !zoneWatched { logger.warning("no inotify on /etc: the time zone is looked at on every wake-up") }
         await engine.setTimeZoneWatched(zoneWatched)
+        if options.watchWidgets {
+            let watched = WidgetsDirectoryWatcher.start(directories: options.widgetsDirectories) {
+                loop.execute { engine.assumeIsolated { $0.widgetsDirectoryChanged() } }
+            }
+            if watched {
+                await engine.setWidgetsWatched(true)
+                // What changed between the first read and the watch starting.
+                await engine.widgetsDirectoryChanged()
+            } else {
+                logger.warning("no inotify on the widgets directories: changes are read on 'widgetctl widgets reload' or SIGHUP only")
+            }
+        }
         logger.info(
             "widgetd starting",
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",

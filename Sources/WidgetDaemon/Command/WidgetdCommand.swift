@@ -27,6 +27,11 @@ public struct WidgetdCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-budget"), help: "Debug: every reload exempt from the budget.")
     var noBudget = false
 
+    @Flag(
+        name: .customLong("no-widgets-watch"),
+        help: "Do not watch the widgets directories: descriptor changes are read on 'widgetctl widgets reload' or SIGHUP only.")
+    var noWidgetsWatch = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -55,7 +60,7 @@ public struct WidgetdCommand: AsyncParsableCommand {
             socketPath: socket ?? DefaultPaths.socket(),
             stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(),
             widgetsDirectories: widgetsDirectories.isEmpty ? ["/etc/widgetd/widgets.d"] : widgetsDirectories,
-            configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget)
+            configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget, watchWidgets: !noWidgetsWatch)
         do {
             try await Daemon(options: options).run()
         } catch {

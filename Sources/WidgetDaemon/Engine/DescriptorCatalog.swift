@@ -26,7 +26,8 @@ public struct DescriptorCatalog: Sendable {
             do {
                 names = try manager.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
             } catch {
-                catalog.problems.append(DescriptorProblem(path: directory, reason: "cannot read directory"))
+                let reason = manager.fileExists(atPath: directory) ? "cannot read directory" : "no such directory"
+                catalog.problems.append(DescriptorProblem(path: directory, reason: reason))
                 continue
             }
             for name in names {

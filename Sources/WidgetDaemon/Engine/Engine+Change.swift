@@ -41,6 +41,7 @@ extension Engine {
         do {
             return try body()
         } catch {
+            if case .unknownKind(let kind) = error { throw unknownKind(kind) }
             throw RPCError(error)
         }
     }

@@ -63,7 +63,7 @@ extension Engine {
     /// Dynamic options of an entity parameter, optionally filtered by search text.
     func options(_ params: OptionsParams, _ call: Call) async {
         await answer(call) { () async throws(RPCError) -> OptionsResult in
-            guard let descriptor = state.descriptors[params.kind] else { throw .unknownKind(params.kind) }
+            guard let descriptor = state.descriptors[params.kind] else { throw unknownKind(params.kind) }
             let family: WidgetFamily
             if let name = params.family {
                 (_, family) = try kindAndFamily(params.kind, name)
@@ -131,7 +131,7 @@ extension Engine {
     }
 
     func kindAndFamily(_ kind: String, _ familyName: String) throws(RPCError) -> (WidgetDescriptor, WidgetFamily) {
-        guard let descriptor = state.descriptors[kind] else { throw .unknownKind(kind) }
+        guard let descriptor = state.descriptors[kind] else { throw unknownKind(kind) }
         guard let family = WidgetFamily(rawValue: familyName) else {
             throw .invalidParams(
                 "params.family: unknown family '\(familyName)' (known: \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")

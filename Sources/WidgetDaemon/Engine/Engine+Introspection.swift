@@ -20,15 +20,6 @@ extension Engine {
         call.succeed(result)
     }
 
-    func widgets(_ call: Call) {
-        var counts: [String: Int] = [:]
-        for record in state.instances.all { counts[record.kind, default: 0] += 1 }
-        let widgets = state.descriptors.values.sorted { $0.kind < $1.kind }.map {
-            WidgetKindInfo(descriptor: $0, instances: counts[$0.kind] ?? 0)
-        }
-        call.succeed(WidgetsResult(widgets: widgets, problems: catalogProblems))
-    }
-
     func clock(_ call: Call) {
         call.succeed(clockInfo())
     }

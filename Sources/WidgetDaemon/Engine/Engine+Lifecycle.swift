@@ -18,19 +18,13 @@ extension Engine {
     /// keep the old ones, with the old access policy; a bad descriptor file is skipped as at
     /// start-up.
     public func reload(settings newSettings: DaemonSettings?, access newAccess: AccessPolicy? = nil) async {
-        let catalog = DescriptorCatalog.load(from: setup.widgetsDirectories)
         if let newAccess { access = newAccess }
-        options.invalidate(kind: nil, onlyKinds: nil)
-        catalog.logProblems(logger)
-        catalogProblems = catalog.problems
         if let newSettings {
             await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
             connections.setMax(newSettings.limits.maxConnections)
         }
-        let (background, notes) = state.reload(descriptors: catalog.descriptors, settings: newSettings, at: now)
-        log(notes)
-        storeInBackground(background)
-        logger.info("configuration reloaded", metadata: ["kinds": "\(catalog.descriptors.count)", "problems": "\(catalog.problems.count)"])
+        readDescriptors(.signal, settings: newSettings)
+        logger.info("configuration reloaded", metadata: ["kinds": "\(state.descriptors.count)", "problems": "\(catalogProblems.count)"])
         settle(nil)
     }
 

@@ -44,6 +44,8 @@ public actor Engine {
     var options = OptionsCache()
     /// Descriptor files that were skipped, with why (for `widgets` and `status`).
     var catalogProblems: [DescriptorProblem]
+    /// Whether `WidgetsDirectoryWatcher` runs (a new descriptor is then picked up at once).
+    var widgetsWatched = false
     var stopping = false
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

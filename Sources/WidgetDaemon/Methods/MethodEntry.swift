@@ -54,6 +54,15 @@ extension MethodEntry {
         }
     }
 
+    /// The host group, as above; takes no params.
+    static func manage(_ method: RPCMethod, _ handler: @escaping @Sendable (isolated Engine, Call) -> Void) -> MethodEntry {
+        MethodEntry(method: method, access: .manage) { engine, _, call in
+            var call = call
+            guard engine.authorized(&call, method, .manage, .none) else { return }
+            handler(engine, call)
+        }
+    }
+
     /// Acts for kinds: their owners, and the host group as the access policy says. What it
     /// acts on is read from its params; a request that names no kind is scoped to the caller's
     /// own (`call.scope`).

@@ -57,6 +57,8 @@ enum MethodTable {
         .open(.ping) { $0.ping($1) },
         .open(.status) { $0.status($1) },
         .open(.widgets) { $0.widgets($1) },
+        // Reading the directories costs the daemon work: not for any caller to trigger at will.
+        .manage(.widgetsReload) { $0.widgetsReload($1) },
         .open(.subscribe) { $0.subscribe($1) },
     ]
 

@@ -25,9 +25,10 @@ public final class ControlServer: Service {
         self.boundPath = boundPath
     }
 
-    /// Binds `path` (mode 0660), or adopts `inheritedSocket` from systemd without touching it.
+    /// Binds `path` (mode 0660, the host group `group` when it exists: `gid`), or adopts
+    /// `inheritedSocket` from systemd without touching it.
     public static func listen(
-        path: String, inheritedSocket: CInt?, engine: Engine, logger: Logger
+        path: String, inheritedSocket: CInt?, group: String, gid: UInt32?, engine: Engine, logger: Logger
     ) async throws -> ControlServer {
         let registry = ConnectionRegistry()
         let daemonUID = engine.daemonUID
@@ -75,9 +76,9 @@ public final class ControlServer: Service {
         } else {
             try SocketPath.prepare(path)
             channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            chmod(path, 0o660)
+            SocketPath.grant(path, group: group, gid: gid, logger: logger)
             boundPath = path
-            logger.info("listening", metadata: ["socket": "\(path)"])
+            logger.info("listening", metadata: ["socket": "\(path)", "group": "\(gid == nil ? "-" : group)"])
         }
         return ControlServer(channel: channel, connections: registry, logger: logger, boundPath: boundPath)
     }

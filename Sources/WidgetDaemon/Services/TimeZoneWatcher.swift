@@ -47,16 +47,7 @@ enum TimeZoneWatcher {
                 let count = read(fd, buffer, size)
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return }
-                var offset = 0
-                var relevant = false
-                while offset + MemoryLayout<inotify_event>.size <= count {
-                    let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                    let nameStart = buffer.advanced(by: offset + MemoryLayout<inotify_event>.size)
-                    if event.len > 0, String(cString: nameStart.assumingMemoryBound(to: CChar.self)) == "localtime" {
-                        relevant = true
-                    }
-                    offset += MemoryLayout<inotify_event>.size + Int(event.len)
-                }
+                let relevant = InotifyEvent.parse(buffer, count: count).contains { $0.name == "localtime" }
                 if relevant { changed() }
             }
         }

@@ -9,7 +9,9 @@ final class HostileConnection: @unchecked Sendable {
     /// How long the daemon may stay silent while answers are owed before the campaign calls it
     /// a hang. A detector, not a timing check: a healthy daemon answers in milliseconds.
     static let hangAfter: TimeInterval = 60
-    static let documentedCodes: Set<Int> = Set([-32700, -32600, -32601, -32602] + Array((-32012)...(-32001)))
+    /// Every code docs/protocol.md lists, -32013 (permission denied) and -32014 (a limit, such
+    /// as a pushed entry over `max-entry-bytes`) included.
+    static let documentedCodes: Set<Int> = Set([-32700, -32600, -32601, -32602] + Array((-32014)...(-32001)))
 
     private struct Owed {
         var id: HostileFrame.CleanID?

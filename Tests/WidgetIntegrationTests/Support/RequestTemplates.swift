@@ -16,7 +16,7 @@ struct RequestTemplates {
     func params(_ method: RPCMethod) -> RawJSON? {
         let victim = RawJSON.string(victim)
         switch method {
-        case .ping, .status, .widgets, .list, .schedule, .clock, .stackList, .subscribe:
+        case .ping, .status, .widgets, .widgetsReload, .list, .schedule, .clock, .stackList, .subscribe:
             return nil
         case .add:
             return .object([
