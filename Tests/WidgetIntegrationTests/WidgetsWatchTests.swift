@@ -146,7 +146,7 @@ extension Integration {
                 ).isEmpty)
 
             let again = fixture.ctl("widgets", "reload")
-            #expect(again.stdout == "skipped  \(dir)/bad.json: [0]: expected an object\nno kind changed; 2 kinds loaded\n")
+            #expect(again.stdout == "skipped  \(dir)/bad.json: $[0]: expected an object\nno kind changed; 2 kinds loaded\n")
 
             // SIGHUP reads the same way and says so in the same line.
             #expect(unlink(dir + "/bad.json") == 0)

@@ -28,11 +28,14 @@ final class NotifySocket {
             received.removeAll { $0 == found }
             return found
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        // Monotonic: the clock-step tests move the wall clock by hours.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(timeout * 1000))
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
+        while clock.now < deadline {
             var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = CInt(max(1, deadline.timeIntervalSinceNow * 1000))
+            let left = clock.now.duration(to: deadline).components
+            let milliseconds = CInt(max(1, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
             guard poll(&entry, 1, milliseconds) > 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { continue }

@@ -4,9 +4,11 @@ import Foundation
 enum Poll {
     /// Polls `condition` every 20 ms for up to `seconds`; throws naming `what` if it never holds.
     static func until(_ what: String, within seconds: Double = 30, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
+        // Monotonic: the clock-step tests move the wall clock by hours.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while try !condition() {
-            guard Date() < deadline else { throw FixtureError("waited \(seconds) s for \(what)") }
+            guard clock.now < deadline else { throw FixtureError("waited \(seconds) s for \(what)") }
             usleep(20_000)
         }
     }
