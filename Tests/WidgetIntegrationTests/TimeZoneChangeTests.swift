@@ -83,5 +83,39 @@ extension Integration {
             #expect(fixture.log().contains("time zone changed"))
             #expect(fixture.log().contains("America/Los_Angeles"))
         }
+        /// Writes elsewhere in /etc do not wake the zone watcher (it watches the link, not the
+        /// folder), and each replacement of the link is seen, the second too (the watch moves
+        /// to the new link).
+        @Test func onlyTheLinkWakesTheWatcherAndEveryReplacementIsSeen() throws {
+            if let reason = Self.unavailableReason {
+                print("time zone change: skipped (\(reason))")
+                return
+            }
+            let fixture = try DaemonFixture()
+            try fixture.start(clock: "2026-01-05T03:00:00Z", wrapper: try Self.namespaceWrapper(fixture))
+            guard let pid = fixture.pid else { throw FixtureError("no widgetd") }
+            func inNamespace(_ script: String) throws {
+                let run = try fixture.launch(
+                    "/usr/bin/nsenter", ["-t", "\(pid)", "-m", "/bin/sh", "-c", script], log: fixture.directory + "/nsenter.log")
+                run.waitUntilExit()
+                #expect(run.terminationStatus == 0, "\(script)")
+            }
+            func zoneSwitches() -> Int {
+                ThreadSwitches(pid).threads.values.filter { $0.name == "widgetd-zone" }.map(\.switches).reduce(0, +)
+            }
+            func changes() -> Int { fixture.log().components(separatedBy: "time zone changed").count - 1 }
+
+            let before = zoneSwitches()
+            try inNamespace("for i in 1 2 3; do echo $i > /etc/widgetd-test.conf; mv /etc/widgetd-test.conf /etc/widgetd-test.moved; done")
+            usleep(200_000)
+            #expect(zoneSwitches() == before, "the zone watcher woke for writes elsewhere in /etc")
+            #expect(changes() == 0)
+
+            for (zone, seen) in [("America/Los_Angeles", 1), ("Asia/Tokyo", 2)] {
+                try inNamespace("ln -sfn /usr/share/zoneinfo/\(zone) /etc/.localtime.new && mv -T /etc/.localtime.new /etc/localtime")
+                try Poll.until("the change to \(zone) in the log", within: 20) { changes() >= seen }
+                #expect(fixture.log().contains(zone))
+            }
+        }
     }
 }
