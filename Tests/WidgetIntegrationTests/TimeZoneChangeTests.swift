@@ -105,7 +105,14 @@ extension Integration {
             }
             func changes() -> Int { fixture.log().components(separatedBy: "time zone changed").count - 1 }
 
-            let before = zoneSwitches()
+            // Once the watcher has started and settled: the count holds still for half a second.
+            var before = zoneSwitches()
+            try Poll.until("the zone watcher to settle") {
+                usleep(500_000)
+                let now = zoneSwitches()
+                defer { before = now }
+                return now == before && ThreadSwitches(pid).threads.values.contains { $0.name == "widgetd-zone" }
+            }
             try inNamespace("for i in 1 2 3; do echo $i > /etc/widgetd-test.conf; mv /etc/widgetd-test.conf /etc/widgetd-test.moved; done")
             usleep(200_000)
             #expect(zoneSwitches() == before, "the zone watcher woke for writes elsewhere in /etc")

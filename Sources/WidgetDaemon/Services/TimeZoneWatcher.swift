@@ -70,7 +70,7 @@ enum TimeZoneWatcher {
                     }
                 case .folder(let descriptor):
                     relevant = events.contains { $0.watch == descriptor && $0.name == "localtime" }
-                    if relevant, let linked = Watch.link(fd) {
+                    if relevant, let linked = Watch.onLink(fd) {
                         inotify_rm_watch(fd, descriptor)
                         watch = linked
                     }
@@ -86,17 +86,17 @@ enum TimeZoneWatcher {
         case link(Int32)
         case folder(Int32)
 
-        static func link(_ fd: Int32) -> Watch? {
+        static func onLink(_ fd: Int32) -> Watch? {
             let descriptor = inotify_add_watch(fd, SystemTimeZone.path, linkEvents | UInt32(IN_DONT_FOLLOW))
-            return descriptor >= 0 ? .link(descriptor) : nil
+            return descriptor >= 0 ? Watch.link(descriptor) : nil
         }
 
         static func start(_ fd: Int32) -> Watch? {
-            if let watch = link(fd) { return watch }
+            if let watch = onLink(fd) { return watch }
             let folder = inotify_add_watch(fd, "/etc", folderEvents)
             guard folder >= 0 else { return nil }
             // Made between the two calls: take the link now, or its creation goes unseen.
-            if let watch = link(fd) {
+            if let watch = onLink(fd) {
                 inotify_rm_watch(fd, folder)
                 return watch
             }
