@@ -68,6 +68,11 @@ extension JSONText {
     public mutating func date(_ date: Date) {
         string(ISO8601.string(from: date))
     }
+
+    /// Text that is already JSON, written by one of these writers.
+    public mutating func json(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
 }
 
 extension JSONText {

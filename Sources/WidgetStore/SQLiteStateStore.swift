@@ -434,7 +434,7 @@ public final class SQLiteStateStore: StateStore {
         case .deleteRequest(let id, let sequence):
             return [("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])]
         case .putStack(let stack):
-            return [("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, try json(stack)])]
+            return [("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, stack.jsonText])]
         case .deleteStack(let name):
             return [("DELETE FROM stack WHERE name = ?", [name])]
         case .putDonation(let donation):
@@ -451,7 +451,9 @@ public final class SQLiteStateStore: StateStore {
         case .appendDecision(let decision):
             return [(
                 "INSERT INTO decision (stack, date, json) VALUES (?, ?, ?)",
-                [decision.stack, decision.date.timeIntervalSince1970, try json(decision)]
+                // Written directly, as `JSONEncoder` would; the encoder only to refuse a number
+                // that is not finite with its error.
+                [decision.stack, decision.date.timeIntervalSince1970, try decision.jsonText ?? json(decision)]
             )]
         case .pruneDecisions(let keep):
             // Rows are appended with AUTOINCREMENT rowids and only this removes them, oldest

@@ -41,6 +41,25 @@ import WidgetCore
         }
     }
 
+    /// A stack's stored state, written directly, is what the encoder writes.
+    @Test func randomStackStatesMatchTheEncoder() throws {
+        var random = SplitMix64(seed: 0x57AC)
+        func text() -> String { DirectJSONTests.awkward.randomElement(using: &random)! }
+        func date() -> Date? { Self.dates.randomElement(using: &random)! }
+        for _ in 0..<300 {
+            var state = StackState(
+                name: text(), instances: (0..<Int.random(in: 0...4, using: &random)).map { _ in text() },
+                smartRotate: Bool.random(using: &random))
+            state.top = Bool.random(using: &random) ? text() : nil
+            state.userChoice = Bool.random(using: &random) ? text() : nil
+            state.topSince = date()
+            state.holdUntil = date()
+            state.rotations = (0..<Int.random(in: 0...3, using: &random)).compactMap { _ in date() }
+            state.lastHeld = Bool.random(using: &random) ? text() : nil
+            #expect(state.jsonText == String(decoding: try WidgetJSON.encoder.encode(state), as: UTF8.self))
+        }
+    }
+
     /// JSONEncoder refuses a number that is not finite; so does the direct writer.
     @Test func numbersThatAreNotFiniteAreRefused() {
         for bad in [Double.infinity, -.infinity, .nan] {

@@ -9,8 +9,7 @@ extension Engine {
         settlement?.begin()
         let invocation = ProviderInvocation(
             exec: launch.provider.exec, verb: "timeline",
-            request: (try? WidgetJSON.encoder.encode(ProviderRequest(verb: "timeline", members: launch.members, now: launch.date)))
-                ?? Data("{}".utf8),
+            request: ProviderRequest(verb: "timeline", members: launch.members, now: launch.date).json(),
             timeout: launch.provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes)
         logger.debug(
             "provider launch",

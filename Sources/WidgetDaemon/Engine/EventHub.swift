@@ -25,7 +25,9 @@ public final class EventHub: Sendable {
     /// Encodes once, delivers to everyone (nothing without subscribers).
     public func publish(_ event: WidgetEvent) {
         let targets = subscribers.withLock { Array($0.values) }
-        guard !targets.isEmpty, let line = try? WidgetJSON.encoder.encode(EventNotification(event)) else { return }
+        guard !targets.isEmpty else { return }
+        let notification = EventNotification(event)
+        guard let line = notification.directJSON() ?? (try? WidgetJSON.encoder.encode(notification)) else { return }
         let buffer = ByteBuffer(bytes: line)
         for target in targets { target.deliver(buffer) }
     }

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// Runs providers as child processes. Each runs in its own process group, so a time-out or
-/// a too-long answer kills everything it started. The blocking I/O happens on a thread of
-/// the launch's own, never on the event loop.
+/// a too-long answer kills everything it started. The blocking I/O happens on a launch
+/// thread (`LaunchThreads`), never on the event loop.
 public final class ExecProviderRunner: ProviderRunning {
-    private let gate: LaunchGate
+    private let threads: LaunchThreads
     private let live = Mutex<Set<pid_t>>([])
 
     public init(maxConcurrent: Int) {
-        gate = LaunchGate(limit: maxConcurrent)
+        threads = LaunchThreads(limit: maxConcurrent, name: "widgetd-launch")
     }
 
     public var running: Int {
@@ -17,21 +17,14 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {
-        await gate.acquire()
         let result: Result<Data, ProviderFailure> = await withCheckedContinuation { continuation in
-            // A thread of its own: libdispatch's global pool is sized to the cores and grows
-            // slowly, which would delay launches well below the concurrency cap.
-            Thread.detachNewThread {
-                Thread.current.name = "widgetd-launch"
-                continuation.resume(returning: self.runBlocking(invocation))
-            }
+            threads.run { continuation.resume(returning: self.runBlocking(invocation)) }
         }
-        await gate.release()
         return try result.get()
     }
 
     public func setMaxConcurrent(_ limit: Int) async {
-        await gate.setLimit(limit)
+        threads.setLimit(limit)
     }
 
     public func terminateAll() async {

@@ -186,15 +186,31 @@ struct SpawnedChild {
     /// Reaps the child, first killing whatever it left in its process group. With a deadline,
     /// gives up (nil) when it passes. The group is killed while the exited child is still a
     /// zombie, so its pid (the group id) cannot have been reused by an unrelated process.
+    ///
+    /// The pipes reach their end while the provider is still exiting, a moment before it can
+    /// be reaped, so the wait with a deadline sleeps on a pidfd until the exit: polling put
+    /// its sleep on most launches.
     func wait(until deadline: ContinuousClock.Instant?) -> Status? {
         var info = siginfo_t()
+        // Opened once the child turns out not to have exited yet; -1 without pidfd (before
+        // Linux 5.3), and then the wait polls.
+        var exitFD: CInt?
+        defer { if let exitFD, exitFD >= 0 { close(exitFD) } }
         while true {
             let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | (deadline == nil ? 0 : WNOHANG))
             if result == 0 && info._sifields._sigchld.si_pid == pid { break }
             if result < 0 && errno != EINTR { break }
             if let deadline {
-                if ContinuousClock.now >= deadline { return nil }
-                usleep(2000)
+                let remaining = deadline - ContinuousClock.now
+                if remaining <= .zero { return nil }
+                if exitFD == nil { exitFD = widgetd_pidfd_open(pid) }
+                if let exitFD, exitFD >= 0 {
+                    let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+                    var exited = pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&exited, 1, CInt(min(max(milliseconds, 1), 60_000)))
+                } else {
+                    usleep(2000)
+                }
             }
         }
         kill(-pid, SIGKILL)
