@@ -5,11 +5,11 @@ extension EventNotification {
     /// The event line (without its newline), byte for byte what `WidgetJSON.encoder` writes
     /// (sorted keys, absent optionals left out), without `JSONEncoder`: every reload is told to
     /// every subscriber, and through the encoder the line cost more than the rest of telling it.
-    /// nil for what is left to the encoder: an entry change (its content is any JSON) or a
-    /// decision with a number that is not finite.
+    /// nil for what is left to the encoder: an entry change (its content is any JSON), a
+    /// decision with a number that is not finite, and a read of the widgets directories (rare).
     public func directJSON() -> Data? {
         let event = params
-        guard event.entry == nil else { return nil }
+        guard event.entry == nil, event.widgets == nil else { return nil }
         var out = JSONText(capacity: 192 + 12 * (event.instances?.count ?? 0))
         out.raw(#"{"jsonrpc":"2.0","method":"event","params":{"date":"#)
         out.date(event.date)

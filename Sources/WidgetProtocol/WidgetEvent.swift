@@ -3,7 +3,7 @@ import WidgetCore
 
 /// What a subscriber is told, as the params of a `{"method": "event"}` JSON-RPC notification.
 public struct WidgetEvent: Codable, Sendable {
-    public enum Kind: String, Codable, Sendable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
         /// An instance's shown entry changed (at its entry date).
         case entryChange
         /// Timelines were reloaded by one provider launch.

@@ -36,6 +36,15 @@ import WidgetProtocol
         try check(.rotation(decision, state))
     }
 
+    /// Every type of event has a case above or below: a new one must be written here or left
+    /// to the encoder, never written without its fields.
+    @Test func everyEventTypeIsCovered() {
+        let covered: Set<WidgetEvent.Kind> = [.entryChange, .reload, .reloadFailed, .rotation, .stack, .widgets]
+        #expect(Set(WidgetEvent.Kind.allCases) == covered)
+        let read = DescriptorChanges(added: ["a"], problems: [DescriptorProblem(path: "/w/b.json", reason: "bad")], kinds: 1)
+        #expect(EventNotification(WidgetEvent(type: .widgets, date: Self.date, widgets: read)).directJSON() == nil)
+    }
+
     /// What stays with the encoder: an entry's content, a number that is not finite.
     @Test func entryChangesAreLeftToTheEncoder() {
         let entry = TimelineEntry(date: Self.date, content: .object(["a": .integer(1)]))
