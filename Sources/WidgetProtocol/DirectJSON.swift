@@ -79,31 +79,8 @@ extension PushResult: DirectJSONEncodable {
 
 extension StackInfo: DirectJSONEncodable {
     public func writeJSON(to out: inout JSONText) {
-        // Keys in sorted order, absent optionals left out, as JSONEncoder writes them.
-        out.raw("{")
-        if let holdUntil {
-            out.raw(#""holdUntil":"#)
-            out.date(holdUntil)
-            out.raw(",")
-        }
-        out.raw(#""instances":"#)
-        out.strings(instances)
-        out.raw(#","name":"#)
-        out.string(name)
-        out.raw(#","smartRotate":"#)
-        out.bool(smartRotate)
-        if let top {
-            out.raw(#","top":"#)
-            out.string(top)
-        }
-        if let topSince {
-            out.raw(#","topSince":"#)
-            out.date(topSince)
-        }
-        if let userChoice {
-            out.raw(#","userChoice":"#)
-            out.string(userChoice)
-        }
-        out.raw("}")
+        StackState.writeJSON(
+            to: &out, holdUntil: holdUntil, instances: instances, lastHeld: nil, name: name, rotations: nil,
+            smartRotate: smartRotate, top: top, topSince: topSince, userChoice: userChoice)
     }
 }

@@ -7,6 +7,19 @@ import Foundation
 extension StackState {
     public var jsonText: String {
         var out = JSONText(capacity: 160 + 12 * instances.count + 26 * rotations.count)
+        StackState.writeJSON(
+            to: &out, holdUntil: holdUntil, instances: instances, lastHeld: lastHeld, name: name, rotations: rotations,
+            smartRotate: smartRotate, top: top, topSince: topSince, userChoice: userChoice)
+        return out.text
+    }
+
+    /// A stack's fields in sorted key order, absent optionals left out, as `JSONEncoder`
+    /// writes them: the stored state passes every field, the protocol's `StackInfo` leaves
+    /// out `lastHeld` and `rotations`.
+    public static func writeJSON(
+        to out: inout JSONText, holdUntil: Date?, instances: [InstanceID], lastHeld: InstanceID?, name: String,
+        rotations: [Date]?, smartRotate: Bool, top: InstanceID?, topSince: Date?, userChoice: InstanceID?
+    ) {
         out.raw("{")
         if let holdUntil {
             out.raw(#""holdUntil":"#)
@@ -21,12 +34,15 @@ extension StackState {
         }
         out.raw(#","name":"#)
         out.string(name)
-        out.raw(#","rotations":["#)
-        for (index, date) in rotations.enumerated() {
-            if index > 0 { out.raw(",") }
-            out.date(date)
+        if let rotations {
+            out.raw(#","rotations":["#)
+            for (index, date) in rotations.enumerated() {
+                if index > 0 { out.raw(",") }
+                out.date(date)
+            }
+            out.raw("]")
         }
-        out.raw(#"],"smartRotate":"#)
+        out.raw(#","smartRotate":"#)
         out.bool(smartRotate)
         if let top {
             out.raw(#","top":"#)
@@ -41,6 +57,5 @@ extension StackState {
             out.string(userChoice)
         }
         out.raw("}")
-        return out.text
     }
 }
