@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.0.0"),
     ],
     targets: [
         // Pure: model, timelines, reload scheduling, budget, settings. No I/O; time is passed in.
@@ -50,7 +51,7 @@ let package = Package(
             swiftSettings: strict),
         // Descriptor files read from disk and checked against this machine (accounts, provider
         // programs): shared by the daemon and `widgetctl widgets check`, so both judge alike.
-        .target(name: "WidgetDescriptorFiles", dependencies: ["WidgetCore"], swiftSettings: strict),
+        .target(name: "WidgetDescriptorFiles", dependencies: ["WidgetCore", "WidgetDisplay"], swiftSettings: strict),
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
@@ -69,13 +70,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // What hosts show of an entry: a descriptor's Mustache templates and the generic
+        // rendering of kinds without one, shared by the web host and the bar adapters.
+        .target(
+            name: "WidgetDisplay",
+            dependencies: ["WidgetCore", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict),
         // A blocking JSON-RPC client over the control socket, for widgetctl and apps.
         .target(name: "WidgetdClient", dependencies: ["WidgetProtocol", "WidgetCore"], swiftSettings: strict),
         // widgetctl's commands, one file per noun.
         .target(
             name: "WidgetCtlCommands",
             dependencies: [
-                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles",
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles", "WidgetDisplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -86,7 +93,8 @@ let package = Package(
         // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
         .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
-        .testTarget(name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay"], swiftSettings: strict),
         .testTarget(
             name: "WidgetStoreTests",
             dependencies: ["WidgetStore", "WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -48,7 +48,10 @@ public enum DescriptorParser {
         var programs: any ProgramDirectory
     }
 
-    static let descriptorKeys = KnownKeys("kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner")
+    static let descriptorKeys = KnownKeys(
+        "kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner",
+        "accentColor", "backgroundColor", "templates")
+    static let templateKeys = KnownKeys("html", "text", "tooltip")
     static let providerKeys = KnownKeys("exec", "timeout", "batch")
 
     private static func descriptor(
@@ -102,9 +105,52 @@ public enum DescriptorParser {
         if let value = object["owner"] {
             owner = try kindOwner(value, accounts: context.accounts, fail: fail)
         }
-        return WidgetDescriptor(
+        var descriptor = WidgetDescriptor(
             kind: kind, displayName: displayName, description: description, supportedFamilies: families,
             provider: provider, intent: intent, source: context.path, owner: owner, problem: problem)
+        descriptor.accentColor = try colour(object["accentColor"], "accentColor", fail: fail)
+        descriptor.backgroundColor = try colour(object["backgroundColor"], "backgroundColor", fail: fail)
+        if let value = object["templates"] {
+            descriptor.templates = try templates(value, folder: context.folder, fail: fail)
+        }
+        return descriptor
+    }
+
+    /// A CSS colour as a host's style sheet takes it (`#0a84ff`, `rgb(10 132 255)`, `teal`).
+    /// Only its characters are checked: enough that the value cannot end a declaration and
+    /// start another, while every colour syntax a browser knows still passes.
+    private static func colour(
+        _ value: JSONValue?, _ field: String, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value, (1...64).contains(text.utf8.count),
+            text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789#(),.%/ -".unicodeScalars.contains($0)) })
+        else {
+            throw fail(field, "expected a CSS colour such as \"#0a84ff\", \"rgb(10 132 255)\" or \"teal\"")
+        }
+        return text
+    }
+
+    private static func templates(
+        _ value: JSONValue, folder: String, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> DisplayTemplates {
+        guard case .object(let object) = value else { throw fail("templates", "expected an object") }
+        try templateKeys.check(object, at: "templates", fail: fail)
+        func text(_ key: String) throws(DescriptorProblem) -> String? {
+            guard let value = object[key] else { return nil }
+            guard case .string(let text) = value, !text.isEmpty, !text.contains("\u{0}") else {
+                throw fail("templates.\(key)", "expected a non-empty string")
+            }
+            return text
+        }
+        var html = try text("html")
+        if let path = html {
+            guard path.hasSuffix(".mustache") else {
+                throw fail("templates.html", "expected the path of a .mustache file")
+            }
+            html = path.hasPrefix("/") ? path : lexicallyNormalised((folder.isEmpty ? "." : folder) + "/" + path)
+        }
+        return DisplayTemplates(html: html, text: try text("text"), tooltip: try text("tooltip"))
     }
 
     /// `{"user": NAME}` or `{"group": NAME}`, exactly one, naming an account that exists.

@@ -19,6 +19,12 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     /// found when descriptors load: the kind is still listed, with this, and placing or
     /// reloading its instances is refused with it.
     public var problem: String? = nil
+    /// Colours of the kind's configuration sheet in a host (CSS colour strings), as WidgetKit's
+    /// AccentColor and BackgroundColor assets.
+    public var accentColor: String? = nil
+    public var backgroundColor: String? = nil
+    /// How hosts render the kind's entries; nil: each host's generic rendering.
+    public var templates: DisplayTemplates? = nil
 
     public func supports(_ family: WidgetFamily) -> Bool {
         supportedFamilies.contains(family)
@@ -51,6 +57,25 @@ public struct ProviderSpec: Sendable, Hashable, Codable {
 
     /// Instances whose providers have equal keys share launches when their reloads merge.
     public var key: String { exec.joined(separator: "\u{0}") }
+}
+
+/// Mustache templates a host renders an entry's content with (docs/widgets.md, "Templates"):
+/// the content's keys are the template's names. A host without a template for what it shows
+/// falls back to its generic rendering, so every key is optional.
+public struct DisplayTemplates: Sendable, Hashable, Codable {
+    /// Path of an HTML template file, already resolved against the descriptor's folder: a web
+    /// host's card.
+    public var html: String?
+    /// One line of text for a bar (Waybar's `text`, eww's label).
+    public var text: String?
+    /// The bar's tooltip.
+    public var tooltip: String?
+
+    public init(html: String? = nil, text: String? = nil, tooltip: String? = nil) {
+        self.html = html
+        self.text = text
+        self.tooltip = tooltip
+    }
 }
 
 /// A descriptor file that could not be used: reported with its path and reason, then skipped.

@@ -82,7 +82,15 @@ public struct WidgetKindInfo: Codable, Sendable {
     /// Why the kind cannot be used now (its provider's program is missing or cannot be run);
     /// absent when it can.
     public var problem: String?
+    /// The configuration sheet's colours (CSS), when the descriptor names them.
+    public var accentColor: String?
+    public var backgroundColor: String?
+    /// How hosts render the kind's entries (an HTML template's path, bar text templates).
+    public var templates: DisplayTemplates?
     public init(descriptor: WidgetDescriptor, instances: Int) {
+        accentColor = descriptor.accentColor
+        backgroundColor = descriptor.backgroundColor
+        templates = descriptor.templates
         intent = descriptor.intent
         problem = descriptor.problem
         owner = descriptor.owner

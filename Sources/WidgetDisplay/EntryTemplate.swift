@@ -1,0 +1,59 @@
+import Mustache
+import WidgetCore
+
+/// A descriptor's Mustache template, compiled once, rendering an entry's content. Shared by
+/// every host (the web host's cards, the bar adapters) so one template means the same to all.
+public struct EntryTemplate: Sendable {
+    private let template: MustacheTemplate
+
+    /// `html` escapes what the content holds for HTML and Pango markup (Waybar's text is
+    /// Pango markup); plain text, for a host that draws labels as they are, does not.
+    public init(_ text: String, escaping: Escaping = .html) throws(EntryTemplateProblem) {
+        let pragma = escaping == .html ? "" : "{{% CONTENT_TYPE: TEXT}}"
+        let source = pragma + text
+        do {
+            template = try MustacheTemplate(string: source)
+        } catch let error as MustacheTemplate.ParserError {
+            let line = error.context.lineNumber
+            let column = error.context.columnNumber - (line == 1 ? pragma.count : 0)
+            throw EntryTemplateProblem(reason: "line \(line), column \(column): \(error.error)")
+        } catch {
+            throw EntryTemplateProblem(reason: "\(error)")
+        }
+    }
+
+    public enum Escaping: Sendable { case html, none }
+
+    /// The content's keys are the template's names; `extra` adds names of the host's own
+    /// (the instance, the family, the entry's date), which the content's keys win over.
+    public func render(_ content: JSONValue, extra: [String: JSONValue] = [:]) -> String {
+        var names = extra
+        if case .object(let fields) = content {
+            names.merge(fields) { _, fromContent in fromContent }
+        } else {
+            names["content"] = content
+        }
+        return template.render(Self.mustacheValue(.object(names)))
+    }
+
+    /// Mustache reads dictionaries, arrays and plain values; numbers keep their JSON spelling.
+    /// A null is left out of its object, so it reads as absent (false in a section), and is
+    /// empty text in an array.
+    static func mustacheValue(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return ""
+        case .bool(let flag): return flag
+        case .integer(let number): return number
+        case .number(let number): return number
+        case .string(let text): return text
+        case .array(let items): return items.map(mustacheValue)
+        case .object(let fields): return fields.filter { $0.value != .null }.mapValues(mustacheValue)
+        }
+    }
+}
+
+/// Why a template does not compile, with where.
+public struct EntryTemplateProblem: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
