@@ -5,21 +5,30 @@ import WidgetProtocol
 
 struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reload", abstract: "reloadTimelines(ofKind:) for each KIND, or reloadAllTimelines() with --all.")
+        commandName: "reload",
+        abstract: "reloadTimelines(ofKind:) for each KIND and each --instance ID, or reloadAllTimelines() with --all.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Kinds to reload.", completion: Completions.kinds) var kinds: [String] = []
+    @Option(
+        name: .customLong("instance"), parsing: .upToNextOption,
+        help: ArgumentHelp("Instances to reload, one by one (the rest of their kind is left alone).", valueName: "id"),
+        completion: Completions.instances)
+    var instances: [String] = []
     @Flag(help: "Reload every kind.") var all = false
     @Flag(name: .customLong("user-initiated"), help: "The user asked (a tap): exempt from the budget.")
     var userInitiated = false
 
     func validate() throws {
-        if all == !kinds.isEmpty { throw ValidationError("name one or more KINDs, or give --all") }
+        let named = !kinds.isEmpty || !instances.isEmpty
+        if all == named { throw ValidationError("name one or more KINDs or --instance IDs, or give --all") }
     }
 
     func run() throws {
         let result: ReloadResult = all
             ? try global.call(.reloadAllTimelines, ReloadAllParams(userInitiated: userInitiated))
-            : try global.call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
+            : try global.call(
+                .reloadTimelines,
+                ReloadTimelinesParams(kinds: kinds, instances: instances.isEmpty ? nil : instances, userInitiated: userInitiated))
         global.emit(result) {
             print("reload requested for \(result.instances.count) instance\(result.instances.count == 1 ? "" : "s")\(result.instances.isEmpty ? "" : ": " + result.instances.joined(separator: " "))")
         }

@@ -240,12 +240,25 @@ public struct PushResult: Codable, Sendable {
     }
 }
 
+/// `reloadTimelines(ofKind:)` for kinds, and for single instances (which WidgetKit cannot
+/// ask): at least one of the two lists is named.
 public struct ReloadTimelinesParams: Codable, Sendable, Equatable {
     public var kinds: [String]
+    public var instances: [InstanceID]?
     public var userInitiated: Bool?
-    public init(kinds: [String], userInitiated: Bool? = nil) {
+    public init(kinds: [String] = [], instances: [InstanceID]? = nil, userInitiated: Bool? = nil) {
         self.kinds = kinds
+        self.instances = instances
         self.userInitiated = userInitiated
+    }
+
+    private enum CodingKeys: String, CodingKey { case kinds, instances, userInitiated }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kinds = try container.decodeIfPresent([String].self, forKey: .kinds) ?? []
+        instances = try container.decodeIfPresent([InstanceID].self, forKey: .instances)
+        userInitiated = try container.decodeIfPresent(Bool.self, forKey: .userInitiated)
     }
 }
 

@@ -24,7 +24,8 @@ extension EmptyParams: ScannableParams {
 extension ReloadTimelinesParams: ScannableParams {
     public static func scan(_ json: UnsafeRawBufferPointer) -> ReloadTimelinesParams? {
         var seen = SeenKeys()
-        var kinds: [String]?
+        var kinds: [String] = []
+        var instances: [InstanceID]?
         var userInitiated: Bool?
         let ok = JSONCursor.readObject(json) { cursor, key in
             switch key {
@@ -34,13 +35,16 @@ extension ReloadTimelinesParams: ScannableParams {
             case "userInitiated":
                 guard seen.first(1), let value = cursor.nullable({ $0.bool() }) else { return false }
                 userInitiated = value
+            case "instances":
+                guard seen.first(2), let value = cursor.nullable({ $0.strings() }) else { return false }
+                instances = value
             default:
                 return cursor.skipValue()
             }
             return true
         }
-        guard ok, let kinds else { return nil }
-        return ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated)
+        guard ok else { return nil }
+        return ReloadTimelinesParams(kinds: kinds, instances: instances, userInitiated: userInitiated)
     }
 }
 

@@ -26,6 +26,12 @@ public final class WidgetCenter: Sendable {
         reportRefusal { () throws(WidgetCenterError) in try requestReload(ofKinds: [kind]) }
     }
 
+    /// Makes these instances due for a reload now (budgeted), where WidgetKit can only reload
+    /// a whole kind: an app that knows which of its widgets changed spends no other's budget.
+    public func reloadTimelines(ofInstances ids: [String]) {
+        reportRefusal { () throws(WidgetCenterError) in try requestReload(ofInstances: ids) }
+    }
+
     /// Makes every instance of every kind due for a reload now: from a kind's owner, of the
     /// kinds it owns.
     public func reloadAllTimelines() {
@@ -73,6 +79,13 @@ public final class WidgetCenter: Sendable {
     @discardableResult
     public func requestReload(ofKinds kinds: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
         let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
+        return result.instances
+    }
+
+    /// Reloads of single instances; `userInitiated` as above. Returns the instances now due.
+    @discardableResult
+    public func requestReload(ofInstances ids: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
+        let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(instances: ids, userInitiated: userInitiated))
         return result.instances
     }
 

@@ -20,7 +20,9 @@ struct ParamsScanTests {
         (#"{"kinds":["é😀"],"extra":{"a":[1,2.5,null,"\u0041"]}}"#, false),  // `\u` anywhere: general
         (#"{"kinds":["é😀"],"extra":{"a":[1,2.5,null,{}]}}"#, true),
         (#"{"kinds":["a\"b\\c\/d\n\t"]}"#, true),
-        ("{}", false), (#"{"kinds":"k"}"#, false), (#"{"kinds":null}"#, false), (#"{"kinds":["a",1]}"#, false),
+        (#"{"instances":["w-1","w-2"],"userInitiated":true}"#, true), (#"{"kinds":["a"],"instances":null}"#, true),
+        (#"{"instances":["w-1"],"instances":["w-2"]}"#, false), (#"{"instances":"w-1"}"#, false),
+        ("{}", true), (#"{"kinds":"k"}"#, false), (#"{"kinds":null}"#, false), (#"{"kinds":["a",1]}"#, false),
         (#"{"kinds":["a"],"userInitiated":1}"#, false), (#"{"kinds":["a"],"kinds":["b"]}"#, false),
         (#"{"kinds":["\u0041"]}"#, false), (#"{"kind\u0073":["a"]}"#, false), (#"{"kinds":["a"],}"#, false),
         ("{\"kinds\":[\"tab\there\"]}", false), (#"{"kinds":["a"],"x":1e400}"#, true), (#"{"kinds":["a"],"x":01}"#, false),
@@ -123,7 +125,8 @@ struct ParamsScanTests {
             #expect(!request.hasParams)
             #expect(try request.params(EmptyParams.self) == EmptyParams())
             #expect(try request.params(ReloadAllParams.self) == ReloadAllParams())
-            #expect(throws: RPCError.invalidParams("params.kinds: required")) { try request.params(ReloadTimelinesParams.self) }
+            #expect(try request.params(ReloadTimelinesParams.self) == ReloadTimelinesParams())
+            #expect(throws: RPCError.invalidParams("params.id: required")) { try request.params(InstanceParams.self) }
         }
     }
 
@@ -136,7 +139,7 @@ struct ParamsScanTests {
         let request = try RequestDecoder.decode(Data(line.utf8)).get()
         #expect(try viaDecodable(request, DonateParams.self) == request.params(DonateParams.self))
         #expect(try viaDecodable(request, DonateParams.self) == request.params(DonateParams.self, fastPath: false))
-        #expect(throws: RPCError.invalidParams("params.kinds: required")) { try viaDecodable(request, ReloadTimelinesParams.self) }
+        #expect(throws: RPCError.invalidParams("params.id: required")) { try viaDecodable(request, InstanceParams.self) }
     }
 
     /// The dates the scanners compute themselves are the ones `ISO8601.date(from:)` parses.

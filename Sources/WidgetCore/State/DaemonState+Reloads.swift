@@ -1,17 +1,29 @@
 import Foundation
 
 extension DaemonState {
-    /// The instances `reloadTimelines(ofKind:)` reloads: those of the kinds with a provider.
-    /// An unknown kind, or one whose provider cannot be run, refuses the whole request.
-    public func reloadTargets(kinds: [String]) throws(StateError) -> [InstanceID] {
-        guard !kinds.isEmpty else { throw .invalidParams("params.kinds: name at least one kind") }
+    /// The instances `reloadTimelines(ofKind:)` reloads: those of the kinds with a provider,
+    /// and the instances named one by one. An unknown kind or instance, a kind whose provider
+    /// cannot be run, or an instance named whose kind has no provider (a reload it asked for by
+    /// name could never happen) refuses the whole request.
+    public func reloadTargets(kinds: [String], instances named: [InstanceID] = []) throws(StateError) -> [InstanceID] {
+        guard !kinds.isEmpty || !named.isEmpty else {
+            throw .invalidParams("params: name at least one kind (kinds) or instance (instances)")
+        }
         for kind in kinds {
             guard let descriptor = descriptors[kind] else { throw .unknownKind(kind) }
             if let problem = descriptor.problem { throw .unusableKind(kind, problem: problem) }
         }
-        var ids: [InstanceID] = []
+        var ids = Set<InstanceID>()
         for kind in Set(kinds) where hasProvider(kind) {
-            ids.append(contentsOf: scheduler.instances(ofKind: kind))
+            ids.formUnion(scheduler.instances(ofKind: kind))
+        }
+        for (index, id) in named.enumerated() {
+            guard let record = instances[id] else { throw .unknownInstance(id) }
+            if let problem = descriptors[record.kind]?.problem { throw .unusableKind(record.kind, problem: problem) }
+            guard hasProvider(record.kind) else {
+                throw .invalidParams("params.instances[\(index)]: \(id) is of kind \(record.kind), which has no provider: its timelines come only from push")
+            }
+            ids.insert(id)
         }
         return ids.sorted()
     }

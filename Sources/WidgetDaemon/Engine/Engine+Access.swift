@@ -34,13 +34,16 @@ extension Engine {
             switch subject {
             case .none, .callersKinds:
                 request = .callersKinds(verb, all: descriptors.values.map(Self.ownership))
-            case .instance(let id):
+            case .kinds(let kinds, let ids):
                 // An unknown instance: the call fails as such and changes nothing. An instance
                 // whose kind lost its descriptor has no owner.
-                guard let kind = state.instances[id]?.kind else { return .allowed }
-                request = .kinds(verb, [descriptors[kind].map(Self.ownership) ?? KindOwnership(kind: kind, owner: nil)])
-            case .kinds(let kinds):
-                request = .kinds(verb, kinds.compactMap { descriptors[$0].map(Self.ownership) })
+                let instanceKinds = ids.compactMap { state.instances[$0]?.kind }
+                if kinds.isEmpty, instanceKinds.isEmpty { return .allowed }
+                var named = kinds.compactMap { descriptors[$0].map(Self.ownership) }
+                for kind in Set(instanceKinds).subtracting(kinds).sorted() {
+                    named.append(descriptors[kind].map(Self.ownership) ?? KindOwnership(kind: kind, owner: nil))
+                }
+                request = .kinds(verb, named)
             case .intentType(let type):
                 let declaring = descriptors.values.filter { $0.intent?.type == type }.sorted { $0.kind < $1.kind }
                 request = .intentType(type, declaredBy: declaring.map(Self.ownership))

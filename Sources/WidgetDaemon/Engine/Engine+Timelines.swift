@@ -27,11 +27,14 @@ extension Engine {
             lastError: record.lastError))
     }
 
-    /// `reloadTimelines(ofKind:)` for each kind; an unknown kind refuses the whole request.
-    /// The launch starts while the request is being stored; the answer waits for the store.
+    /// `reloadTimelines(ofKind:)` for each kind, and for each instance named; an unknown kind or
+    /// instance refuses the whole request. The launch starts while the request is being stored;
+    /// the answer waits for the store.
     func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Call) {
         change(call, applyFirst: true, { () throws(RPCError) in
-            let ids = try self.checked { () throws(StateError) in try self.state.reloadTargets(kinds: params.kinds) }
+            let ids = try self.checked { () throws(StateError) in
+                try self.state.reloadTargets(kinds: params.kinds, instances: params.instances ?? [])
+            }
             return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
         }, answer: { ids in ReloadResult(instances: ids) })
     }

@@ -16,9 +16,8 @@ struct MethodEntry: Sendable {
 /// What a kind-scoped request acts on, read from its params.
 enum AccessSubject: Sendable {
     case none
-    /// `push`: the instance's kind.
-    case instance(InstanceID)
-    case kinds([String])
+    /// These kinds, and the kinds of these instances (`push`, a reload of single instances).
+    case kinds([String], instances: [InstanceID] = [])
     /// `donate`: every kind that declares the intent type.
     case intentType(String)
     /// Names no kind: the caller's own.

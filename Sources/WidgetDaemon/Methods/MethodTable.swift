@@ -22,8 +22,10 @@ enum MethodTable {
 
     static let timelines: [MethodEntry] = [
         .open(.timeline, InstanceParams.self) { $0.timeline($1, $2) },
-        .kinds(.push, PushParams.self, .push, acts: { .instance($0.id) }) { $0.push($1, $2) },
-        .kinds(.reloadTimelines, ReloadTimelinesParams.self, .reload, acts: { .kinds($0.kinds) }) { $0.reloadTimelines($1, $2) },
+        .kinds(.push, PushParams.self, .push, acts: { .kinds([], instances: [$0.id]) }) { $0.push($1, $2) },
+        .kinds(.reloadTimelines, ReloadTimelinesParams.self, .reload, acts: { .kinds($0.kinds, instances: $0.instances ?? []) }) {
+            $0.reloadTimelines($1, $2)
+        },
         .kinds(.reloadAllTimelines, ReloadAllParams.self, .reload, acts: { _ in .callersKinds }) { $0.reloadAllTimelines($1, $2) },
         .open(.schedule) { $0.schedule($1) },
         .open(.budget, InstanceParams.self) { $0.budget($1, $2) },
