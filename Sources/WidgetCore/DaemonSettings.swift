@@ -6,6 +6,11 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var dailyReloadLimit: Int = 70
     /// Minimum time between two budgeted reloads of one instance.
     public var minimumSpacing: TimeInterval = 300
+    /// A budgeted reload of an instance no host has shown for this long is held until a host
+    /// shows it again (0: never held).
+    public var hiddenAfter: TimeInterval = 6 * 3600
+    /// The daily limit of an instance no host has shown in the last 24 hours.
+    public var hiddenDailyLimit: Int = 12
     /// Same-provider instances due within this window are reloaded in one launch (0: off).
     public var coalescingWindow: TimeInterval = 60
     /// Provider time-out when the descriptor names none.
@@ -29,6 +34,15 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var access = AccessSettings()
 
     public init() {}
+}
+
+extension DaemonSettings {
+    /// The budget rules these settings give the scheduler.
+    public var reloadBudget: ReloadBudget {
+        ReloadBudget(
+            limit: dailyReloadLimit, spacing: minimumSpacing, enabled: budgetEnabled, hiddenAfter: hiddenAfter,
+            hiddenLimit: hiddenDailyLimit)
+    }
 }
 
 /// An invalid settings file: the line and what is wrong with it.
@@ -89,6 +103,8 @@ extension DaemonSettings {
         switch (section, key) {
         case ("budget", "daily-limit"): dailyReloadLimit = try count(1...100_000)
         case ("budget", "min-spacing"): minimumSpacing = try duration(min: 0)
+        case ("budget", "hidden-after"): hiddenAfter = try duration(min: 0)
+        case ("budget", "hidden-daily-limit"): hiddenDailyLimit = try count(1...100_000)
         case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)

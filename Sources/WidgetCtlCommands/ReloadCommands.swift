@@ -45,6 +45,9 @@ struct ScheduleCommand: ParsableCommand {
             var table = Table("DUE", "INSTANCE", "KIND", "REASON", "NOTE")
             for item in items {
                 var note = item.deferredBy == "budget" ? "deferred by budget (wanted \(Show.date(item.wanted)))" : ""
+                if let held = item.heldReason {
+                    note = "\(held.rawValue) reload held: no host has shown it lately; runs when one does"
+                }
                 if item.inFlight { note = "after the reload running now" }
                 table.add(Show.date(item.due), item.instance, item.kind, item.reason.rawValue, note)
             }
@@ -65,14 +68,21 @@ struct BudgetCommand: ParsableCommand {
                 print("\(budget.instance): budget off (--no-budget)")
                 return
             }
+            let lowered = budget.fullLimit.map { " (lowered from \($0): no host has shown it in 24 h)" } ?? ""
+            let shown = budget.shown == true ? "now" : budget.lastShown.map { Show.date($0) } ?? "never"
             print("""
-                \(budget.instance): \(budget.used) of \(budget.limit) budgeted reloads used in the last 24 h
+                \(budget.instance): \(budget.used) of \(budget.limit) budgeted reloads used in the last 24 h\(lowered)
+                last shown by a host: \(shown)
                 minimum spacing: \(DurationText.format(budget.spacing))
                 last budgeted reload: \(Show.date(budget.lastReload))
                 next budgeted reload allowed: \(budget.nextAllowed.map { Show.date($0) } ?? "now")
                 """)
             if let pending = budget.pending {
-                print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
+                if let held = pending.heldReason {
+                    print("pending: \(held.rawValue) reload held (hidden): runs when a host shows the instance")
+                } else {
+                    print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
+                }
             }
         }
     }

@@ -283,14 +283,18 @@ public struct ScheduleItem: Codable, Sendable {
     /// `budget` when the budget moved `due` past `wanted`; nil otherwise.
     public var deferredBy: String?
     public var inFlight: Bool
+    /// For a reload held while no host shows the instance (`reason` `hidden`): why it would
+    /// run (`policy`, `requested`, `retry`) once a host shows it.
+    public var heldReason: ReloadReason?
     public init(_ reload: ScheduledReload) {
         instance = reload.instance
         kind = reload.kind
         due = reload.due
         wanted = reload.wanted
         reason = reload.reason
-        deferredBy = reload.deferredByBudget ? "budget" : nil
+        deferredBy = reload.heldReason != nil ? "hidden" : reload.deferredByBudget ? "budget" : nil
         inFlight = reload.inFlight
+        heldReason = reload.heldReason
     }
 }
 
@@ -304,10 +308,19 @@ public struct BudgetResult: Codable, Sendable {
     /// When the next budgeted reload may run (nil: now).
     public var nextAllowed: Date?
     public var pending: ScheduleItem?
+    /// When a host last showed the instance (absent: never), and whether one shows it now.
+    public var lastShown: Date?
+    public var shown: Bool?
+    /// The daily limit without the lowering for an instance no host has shown in 24 hours;
+    /// present only when `limit` is lowered.
+    public var fullLimit: Int?
     public init(
         instance: InstanceID, enabled: Bool, used: Int, limit: Int, spacing: TimeInterval, lastReload: Date?,
-        nextAllowed: Date?, pending: ScheduleItem?
+        nextAllowed: Date?, pending: ScheduleItem?, lastShown: Date? = nil, shown: Bool? = nil, fullLimit: Int? = nil
     ) {
+        self.lastShown = lastShown
+        self.shown = shown
+        self.fullLimit = fullLimit
         self.instance = instance
         self.enabled = enabled
         self.used = used

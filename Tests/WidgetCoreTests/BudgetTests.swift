@@ -135,10 +135,10 @@ struct BudgetTests {
         scheduler.restoreHistory("w", dates: [t0])
         scheduler.setPolicyDue("w", t0 + 10)
         #expect(scheduler.nextDeadline() == t0 + 300)
-        scheduler.updateBudget(limit: 70, spacing: 300, enabled: false)
+        scheduler.updateBudget(ReloadBudget(limit: 70, spacing: 300, enabled: false))
         #expect(scheduler.nextDeadline() == t0 + 10)
         #expect(scheduler.pendingReload(for: "w")?.deferredByBudget == false)
-        scheduler.updateBudget(limit: 70, spacing: 300, enabled: true)
+        scheduler.updateBudget(ReloadBudget(limit: 70, spacing: 300, enabled: true))
         #expect(scheduler.nextDeadline() == t0 + 300)
     }
 
@@ -197,7 +197,8 @@ struct BudgetTests {
     @Test func exemptionsFollowTheSemantics() {
         #expect(ReloadReason.allCases.filter(\.isExempt) == [.initial, .configuration, .userInitiated])
         let budget = ReloadBudget(limit: 70, spacing: 300, enabled: true)
-        #expect(ReloadReason.allCases.filter { budget.applies(to: $0) } == [.requested, .policy, .retry])
+        // `hidden` only names a held budgeted reload in listings.
+        #expect(ReloadReason.allCases.filter { budget.applies(to: $0) } == [.requested, .policy, .retry, .hidden])
         let off = ReloadBudget(limit: 70, spacing: 300, enabled: false)
         #expect(ReloadReason.allCases.allSatisfy { !off.applies(to: $0) })
     }

@@ -111,11 +111,19 @@ struct ReferenceScheduler: Sendable {
         return slotsOfKind[Int(index)].map { slots[Int($0)].id }
     }
 
-    mutating func updateBudget(limit: Int, spacing: TimeInterval, enabled: Bool) {
-        budget.limit = limit
-        budget.spacing = spacing
-        budget.enabled = enabled
+    mutating func updateBudget(_ budget: ReloadBudget) {
+        self.budget = budget
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
+    }
+
+    mutating func setShown(_ id: InstanceID, last: Date?, showing: Bool) {
+        guard let index = slotOfID[id], slots[Int(index)].hiddenSince != (showing ? nil : last) else { return }
+        slots[Int(index)].hiddenSince = showing ? nil : last
+        reschedule(index)
+    }
+
+    func budgetLimit(_ id: InstanceID, now: Date) -> Int {
+        budget.limit(shown: slotOfID[id].flatMap { slots[Int($0)].hiddenSince }, now: now)
     }
 
     mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
@@ -295,8 +303,8 @@ struct ReferenceScheduler: Sendable {
         let horizon = now.addingTimeInterval(coalescingWindow).timeIntervalSinceReferenceDate
         providers[Int(provider)].pending.forEach(through: horizon) { node in
             let slot = slots[Int(node.handle)]
-            guard node.handle != first, let candidate = pendingReload(slot),
-                budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason) <= now
+            guard node.handle != first, let candidate = pendingReload(slot), !candidate.held,
+                budget.effectiveDate(slot.history, wanted: now, reason: candidate.reason, shown: slot.hiddenSince) <= now
             else { return }
             members.append((node.handle, ReloadMember(instance: slot.id, reason: candidate.reason, wanted: candidate.wanted)))
         }
@@ -316,8 +324,8 @@ struct ReferenceScheduler: Sendable {
 
     private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
         guard let old = slot.request else { return (reason, wanted) }
-        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason)
-        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason)
+        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason, shown: slot.hiddenSince)
+        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason, shown: slot.hiddenSince)
         if newDate < oldDate || (newDate == oldDate && reason.isExempt && !old.reason.isExempt) {
             return (reason, wanted)
         }
@@ -327,16 +335,19 @@ struct ReferenceScheduler: Sendable {
     private func pendingReload(_ slot: Slot) -> Pending? {
         guard slot.provider != Slot.noProvider else { return nil }
         var best: Pending?
+        let shown = slot.hiddenSince
         if let request = slot.request {
             best = Pending(
                 reason: request.reason, wanted: request.wanted,
-                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason))
+                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason, shown: shown))
         }
         if let due = slot.policyDue {
             let policy = Pending(
-                reason: .policy, wanted: due, effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy))
+                reason: .policy, wanted: due,
+                effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy, shown: shown))
             if best == nil || policy.effective < best!.effective { best = policy }
         }
+        if let pending = best, budget.holds(pending.reason, at: pending.effective, shown: shown) { best?.held = true }
         return best
     }
 
@@ -344,13 +355,14 @@ struct ReferenceScheduler: Sendable {
         guard let pending = pendingReload(slot) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
-            reason: pending.reason, inFlight: slot.inFlight)
+            reason: pending.held ? .hidden : pending.reason, inFlight: slot.inFlight,
+            heldReason: pending.held ? pending.reason : nil)
     }
 
     /// Puts the slot's reload node where its pending reload now is, or takes it out.
     private mutating func reschedule(_ index: Int32) {
         let slot = slots[Int(index)]
-        guard !slot.inFlight, let pending = pendingReload(slot) else {
+        guard !slot.inFlight, let pending = pendingReload(slot), !pending.held else {
             due.remove(2 * index + 1, positions: &duePositions)
             removePending(index)
             return
@@ -449,6 +461,7 @@ struct ReferenceScheduler: Sendable {
         private var requestReason: UInt8 = 0
         var inUse = true
         var inFlight = false
+        var hiddenSince: Date?
 
         init(id: InstanceID, kind: Int32, provider: Int32, inUse: Bool = true) {
             self.id = id
@@ -490,5 +503,6 @@ struct ReferenceScheduler: Sendable {
         var reason: ReloadReason
         var wanted: Date
         var effective: Date
+        var held = false
     }
 }

@@ -73,7 +73,8 @@ struct SchedulerDifferentialTests {
         if let limit = shape.sequenceLimit { pair.sut.sequenceLimit = limit }
         var now = t0
         var inFlight: [InstanceID] = []
-        let reasons = ReloadReason.allCases
+        // `hidden` names a held reload in listings; nothing asks for a reload under it.
+        let reasons = ReloadReason.allCases.filter { $0 != .hidden }
 
         func pick() -> InstanceID { ids[Int(rng.next() % UInt64(ids.count))] }
         func date() -> Date { now + shape.offset(&rng) }
@@ -120,9 +121,11 @@ struct SchedulerDifferentialTests {
                 let limit = [0, 1, 3, 70][Int(rng.next() % 4)]
                 let spacing: TimeInterval = [0, 10, 300][Int(rng.next() % 3)]
                 let enabled = rng.next() % 4 != 0
-                pair.apply(
-                    { $0.updateBudget(limit: limit, spacing: spacing, enabled: enabled) },
-                    { $0.updateBudget(limit: limit, spacing: spacing, enabled: enabled) })
+                let hiddenAfter: TimeInterval = [0, 600, 21_600][Int(rng.next() % 3)]
+                let budget = ReloadBudget(
+                    limit: limit, spacing: spacing, enabled: enabled, hiddenAfter: hiddenAfter,
+                    hiddenLimit: [nil, 1, 2][Int(rng.next() % 3)])
+                pair.apply({ $0.updateBudget(budget) }, { $0.updateBudget(budget) })
             case 67:
                 let dates = (0..<Int(rng.next() % 4)).map { _ in now - TimeInterval(rng.next() % 90_000) }
                 pair.apply({ $0.restoreHistory(id, dates: dates) }, { $0.restoreHistory(id, dates: dates) })
@@ -135,6 +138,12 @@ struct SchedulerDifferentialTests {
             case 69 where rng.next() % 4 == 0:
                 let window = windows[Int(rng.next() % 5)]
                 pair.apply({ $0.coalescingWindow = window }, { $0.coalescingWindow = window })
+            case 70..<74:
+                // A host shows the instance, stops showing it, or it was last shown long ago.
+                let showing = rng.next() % 3 == 0
+                let last: Date? = rng.next() % 5 == 0 ? nil : now - TimeInterval(rng.next() % 100_000)
+                pair.apply({ $0.setShown(id, last: last, showing: showing) }, { $0.setShown(id, last: last, showing: showing) })
+                #expect(pair.sut.budgetLimit(id, now: now) == pair.model.budgetLimit(id, now: now))
             default:
                 // A wake-up, on time or late; now and then at an earlier instant than the last
                 // (a virtual clock set back without a step notice).
@@ -164,7 +173,8 @@ struct SchedulerDifferentialTests {
 
     @Test func fewInstancesAndWholeSecondsMakeTiesAndMerges() {
         run(Shape(
-            seed: 0xD1F_0001, window: 60, budget: ReloadBudget(limit: 5, spacing: 10, enabled: true), offset: { TimeInterval(Int64($0.next() % 120) - 20) },
+            seed: 0xD1F_0001, window: 60,
+            budget: ReloadBudget(limit: 5, spacing: 10, enabled: true, hiddenAfter: 600, hiddenLimit: 2), offset: { TimeInterval(Int64($0.next() % 120) - 20) },
             advance: { TimeInterval($0.next() % 30) }))
     }
 

@@ -50,6 +50,8 @@ struct SettingsTests {
             max-answer-bytes = 1024
             [budget]
             daily-limit = 41
+            hidden-after = 2h
+            hidden-daily-limit = 6
             """
         let settings = try DaemonSettings.parse(text)
         var expected = DaemonSettings()
@@ -59,7 +61,10 @@ struct SettingsTests {
         expected.providerTimeout = 120
         expected.maxConcurrentProviders = 16
         expected.maxAnswerBytes = 1024
+        expected.hiddenAfter = 7200
+        expected.hiddenDailyLimit = 6
         #expect(settings == expected)
+        #expect(settings.reloadBudget == ReloadBudget(limit: 41, spacing: 90, enabled: true, hiddenAfter: 7200, hiddenLimit: 6))
     }
 
     @Test(arguments: [
@@ -75,6 +80,8 @@ struct SettingsTests {
         ("[budget]\ndaily-limit = 70 # seventy\n", 2, "daily-limit"),
         ("[providers]\nmax-answer-bytes = 1023\n", 2, "max-answer-bytes"),
         ("[scheduler]\nmin-spacing = 5m\n", 2, "unknown key 'min-spacing' in [scheduler]"),
+        ("[budget]\nhidden-daily-limit = 0\n", 2, "hidden-daily-limit: '0' is not an integer in 1...100000"),
+        ("[budget]\nhidden-after = soon\n", 2, "hidden-after"),
     ])
     func errorsCarryTheLineNumber(text: String, line: Int, mention: String) {
         #expect {

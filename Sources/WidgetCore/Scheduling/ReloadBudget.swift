@@ -10,11 +10,19 @@ public struct ReloadBudget: Sendable, Equatable {
     public var limit: Int
     public var spacing: TimeInterval
     public var enabled: Bool
+    /// A budgeted reload of an instance no host has shown for this long is held until one
+    /// shows it (0: never held). An instance no host has ever shown is never held: a daemon
+    /// whose hosts report nothing keeps its widgets fresh as before.
+    public var hiddenAfter: TimeInterval
+    /// The daily limit of an instance shown once but not in the last 24 hours.
+    public var hiddenLimit: Int
 
-    public init(limit: Int, spacing: TimeInterval, enabled: Bool) {
+    public init(limit: Int, spacing: TimeInterval, enabled: Bool, hiddenAfter: TimeInterval = 0, hiddenLimit: Int? = nil) {
         self.limit = limit
         self.spacing = spacing
         self.enabled = enabled
+        self.hiddenAfter = hiddenAfter
+        self.hiddenLimit = hiddenLimit ?? limit
     }
 
     /// Whether a reload for `reason` is subject to the budget at all.
@@ -24,7 +32,8 @@ public struct ReloadBudget: Sendable, Equatable {
 
     /// The earliest instant at which one more budgeted reload is allowed: after the spacing
     /// since the last one, and once enough old reloads have left the 24-hour window.
-    public func nextAllowed(_ history: BudgetHistory) -> Date? {
+    public func nextAllowed(_ history: BudgetHistory, limit: Int? = nil) -> Date? {
+        let limit = limit ?? self.limit
         guard let last = history.dates.last else { return nil }
         var earliest = last.addingTimeInterval(spacing)
         if limit > 0, history.dates.count >= limit {
@@ -34,10 +43,30 @@ public struct ReloadBudget: Sendable, Equatable {
         return earliest
     }
 
-    /// When a reload wanted at `wanted` may run.
-    public func effectiveDate(_ history: BudgetHistory, wanted: Date, reason: ReloadReason) -> Date {
+    /// When a reload wanted at `wanted` may run, for an instance a host last showed at
+    /// `shown` (nil: never). Once 24 hours have passed since then, the hidden limit applies.
+    public func effectiveDate(
+        _ history: BudgetHistory, wanted: Date, reason: ReloadReason, shown: Date? = nil
+    ) -> Date {
         guard applies(to: reason), let allowed = nextAllowed(history) else { return wanted }
-        return max(wanted, allowed)
+        let date = max(wanted, allowed)
+        guard hiddenLimit < limit, let shown, date >= shown.addingTimeInterval(Self.window),
+            let lowered = nextAllowed(history, limit: hiddenLimit)
+        else { return date }
+        return max(date, lowered)
+    }
+
+    /// The daily limit that applies at `now` to an instance a host last showed at `shown`.
+    public func limit(shown: Date?, now: Date) -> Int {
+        guard let shown, now >= shown.addingTimeInterval(Self.window) else { return limit }
+        return min(limit, hiddenLimit)
+    }
+
+    /// Whether a reload for `reason` that may run at `date` is held because no host has shown
+    /// the instance since `shown` for `hiddenAfter`.
+    public func holds(_ reason: ReloadReason, at date: Date, shown: Date?) -> Bool {
+        guard applies(to: reason), hiddenAfter > 0, let shown else { return false }
+        return date >= shown.addingTimeInterval(hiddenAfter)
     }
 
     /// Budgeted reloads in the 24 hours before `now`.

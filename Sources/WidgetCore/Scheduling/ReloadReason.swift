@@ -13,11 +13,14 @@ public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
     case policy
     /// The previous attempt failed. Budgeted, so a failing provider cannot spin.
     case retry
+    /// Only in `schedule`: a budgeted reload held because no host has shown the instance for
+    /// `hidden-after`; it runs when a host shows it again. Never launched under this name.
+    case hidden
 
     public var isExempt: Bool {
         switch self {
         case .initial, .configuration, .userInitiated: true
-        case .requested, .policy, .retry: false
+        case .requested, .policy, .retry, .hidden: false
         }
     }
 }

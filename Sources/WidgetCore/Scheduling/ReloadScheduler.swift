@@ -110,11 +110,26 @@ public struct ReloadScheduler: Sendable {
         return slotsOfKind[Int(index)].map { slots[Int($0)].id }
     }
 
-    public mutating func updateBudget(limit: Int, spacing: TimeInterval, enabled: Bool) {
-        budget.limit = limit
-        budget.spacing = spacing
-        budget.enabled = enabled
+    public mutating func updateBudget(_ budget: ReloadBudget) {
+        self.budget = budget
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
+    }
+
+    /// What hosts show of the instance: when one last showed it (nil: never), and whether one
+    /// shows it now. A reload held while it was hidden becomes due at once when it is shown.
+    public mutating func setShown(_ id: InstanceID, last: Date?, showing: Bool) {
+        guard let index = slot(of: id) else { return }
+        let hiddenSince = showing ? nil : last
+        guard slots[Int(index)].hiddenSince != hiddenSince else { return }
+        slots[Int(index)].hiddenSince = hiddenSince
+        reschedule(index)
+    }
+
+    /// The daily limit that applies to the instance at `now` (lowered once no host has shown
+    /// it for 24 hours).
+    public func budgetLimit(_ id: InstanceID, now: Date) -> Int {
+        guard let index = slot(of: id) else { return budget.limit }
+        return budget.limit(shown: slots[Int(index)].hiddenSince, now: now)
     }
 
     public mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
@@ -303,8 +318,10 @@ public struct ReloadScheduler: Sendable {
         var partners: [(slot: Int32, member: ReloadMember)] = []
         providers[Int(provider)].pending.forEach(through: runsBy) { handle in
             let index = handle / 3
-            guard index != first, let candidate = pendingReload(slots[Int(index)]), candidate.wanted <= horizon,
-                budget.effectiveDate(slots[Int(index)].history, wanted: now, reason: candidate.reason) <= now
+            guard index != first, let candidate = pendingReload(slots[Int(index)]), !candidate.held,
+                candidate.wanted <= horizon,
+                budget.effectiveDate(
+                    slots[Int(index)].history, wanted: now, reason: candidate.reason, shown: slots[Int(index)].hiddenSince) <= now
             else { return }
             partners.append((index, ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)))
         }
@@ -333,8 +350,8 @@ public struct ReloadScheduler: Sendable {
 
     private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
         guard let old = slot.request else { return (reason, wanted) }
-        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason)
-        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason)
+        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason, shown: slot.hiddenSince)
+        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason, shown: slot.hiddenSince)
         if newDate < oldDate || (newDate == oldDate && reason.isExempt && !old.reason.isExempt) {
             return (reason, wanted)
         }
@@ -344,15 +361,20 @@ public struct ReloadScheduler: Sendable {
     private func pendingReload(_ slot: Slot) -> Pending? {
         guard slot.provider != Slot.noProvider else { return nil }
         var best: Pending?
+        let shown = slot.hiddenSince
         if let request = slot.request {
             best = Pending(
                 reason: request.reason, wanted: request.wanted,
-                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason))
+                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason, shown: shown))
         }
         if let due = slot.policyDue {
             let policy = Pending(
-                reason: .policy, wanted: due, effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy))
+                reason: .policy, wanted: due,
+                effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy, shown: shown))
             if best == nil || policy.effective < best!.effective { best = policy }
+        }
+        if let pending = best, budget.holds(pending.reason, at: pending.effective, shown: shown) {
+            best?.held = true
         }
         return best
     }
@@ -361,13 +383,15 @@ public struct ReloadScheduler: Sendable {
         guard let pending = pendingReload(slot) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
-            reason: pending.reason, inFlight: slot.inFlight)
+            reason: pending.held ? .hidden : pending.reason, inFlight: slot.inFlight,
+            heldReason: pending.held ? pending.reason : nil)
     }
 
-    /// Puts the slot's reload node where its pending reload now is, or takes it out.
+    /// Puts the slot's reload node where its pending reload now is, or takes it out (a reload
+    /// held while no host shows the instance waits in no wheel).
     private mutating func reschedule(_ index: Int32) {
         let slot = slots[Int(index)]
-        guard !slot.inFlight, let pending = pendingReload(slot) else {
+        guard !slot.inFlight, let pending = pendingReload(slot), !pending.held else {
             due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return
@@ -449,9 +473,9 @@ public struct ReloadScheduler: Sendable {
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31
 
-    /// 56 bytes a slot, not 80: the optional dates are stored as plain numbers with NaN for
-    /// "none" (no parsed date is NaN) and the request's reason as a byte, so that a million
-    /// instances cost 24 MB less (issue 5's memory figure).
+    /// The optional dates are stored as plain numbers with NaN for "none" (no parsed date is
+    /// NaN) and the request's reason as a byte: a slot is held per instance, a million of
+    /// them, and an optional date would take twice the room of its number.
     private struct Slot: Sendable {
         static let noProvider: Int32 = -1
         static let free = Slot(id: "", kind: 0, provider: noProvider, inUse: false)
@@ -467,12 +491,20 @@ public struct ReloadScheduler: Sendable {
         private var requestReason: UInt8 = 0
         var inUse = true
         var inFlight = false
+        private var hiddenSinceValue = Double.nan
 
         init(id: InstanceID, kind: Int32, provider: Int32, inUse: Bool = true) {
             self.id = id
             self.kind = kind
             self.provider = provider
             self.inUse = inUse
+        }
+
+        /// When a host last showed the instance, while none shows it now; nil when one does or
+        /// none ever has (neither is held).
+        var hiddenSince: Date? {
+            get { hiddenSinceValue.isNaN ? nil : Date(timeIntervalSinceReferenceDate: hiddenSinceValue) }
+            set { hiddenSinceValue = newValue?.timeIntervalSinceReferenceDate ?? .nan }
         }
 
         var policyDue: Date? {
@@ -508,5 +540,6 @@ public struct ReloadScheduler: Sendable {
         var reason: ReloadReason
         var wanted: Date
         var effective: Date
+        var held = false
     }
 }

@@ -47,7 +47,11 @@ extension DaemonState {
                     scheduler.request(instance.id, reason: .initial, at: now)
                 }
             }
-            if !lastVisible.isEmpty { record.lastVisible = lastVisible[instance.id] }
+            if !lastVisible.isEmpty, let shown = lastVisible[instance.id] {
+                record.lastVisible = shown
+                // No host's report survives a restart: each shows again what it shows.
+                scheduler.setShown(instance.id, last: shown, showing: false)
+            }
             records.append(record)
         }
         instances.put(contentsOf: records)
@@ -79,8 +83,7 @@ extension DaemonState {
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(
-                limit: newSettings.dailyReloadLimit, spacing: newSettings.minimumSpacing, enabled: newSettings.budgetEnabled)
+            scheduler.updateBudget(newSettings.reloadBudget)
             background += retention()
             notes += overLimitNotes()
         }

@@ -2,24 +2,31 @@ import Foundation
 
 extension DaemonState {
     /// A host reports what it shows now, replacing its previous report. When each instance was
-    /// last shown is stored.
+    /// last shown is stored: now for those shown, and for those no longer shown (shown until
+    /// now). The scheduler learns it too: reloads follow what is seen (docs/overview.md).
     public func planVisible(_ ids: [InstanceID], at now: Date) throws(StateError) -> Plan {
         for id in ids { _ = try record(id) }
         var plan = Plan()
-        for id in ids {
+        let shown = Set(ids)
+        let hidden = instances.visible.subtracting(shown).sorted()
+        for id in ids + hidden {
             plan.store.append(.putVisibility(id, lastVisible: now))
             plan.keys.share(.instance(id))
         }
-        let shown = Set(ids)
         plan.effect { state in
-            for id in state.instances.visible where !shown.contains(id) {
-                state.instances.update(id) { $0.visible = false }
+            for id in hidden {
+                state.instances.update(id) { record in
+                    record.visible = false
+                    record.lastVisible = now
+                }
+                state.scheduler.setShown(id, last: now, showing: false)
             }
             for id in shown {
                 state.instances.update(id) { record in
                     record.visible = true
                     record.lastVisible = now
                 }
+                state.scheduler.setShown(id, last: now, showing: true)
             }
         }
         return plan
@@ -29,8 +36,10 @@ extension DaemonState {
     /// so the date goes to the store at most once a minute per instance: the change to store
     /// in the background (derived and advisory, a lost write only ages the date), if any.
     public mutating func noteShown(_ id: InstanceID?, at now: Date) -> StoreChange? {
-        guard let id, let previous = instances[id].map(\.lastVisible) else { return nil }
+        guard let id, let record = instances[id] else { return nil }
+        let previous = record.lastVisible
         instances.update(id) { $0.lastVisible = now }
+        scheduler.setShown(id, last: now, showing: record.visible)
         if let previous, abs(now.timeIntervalSince(previous)) < 60 { return nil }
         return .putVisibility(id, lastVisible: now)
     }

@@ -52,8 +52,7 @@ public struct DaemonState: Sendable {
         self.calendar = calendar
         ids = InstanceIDSource(seed: idSeed)
         scheduler = ReloadScheduler(
-            budget: ReloadBudget(
-                limit: settings.dailyReloadLimit, spacing: settings.minimumSpacing, enabled: settings.budgetEnabled),
+            budget: settings.reloadBudget,
             coalescingWindow: settings.coalescingWindow)
     }
 

@@ -57,10 +57,13 @@ extension Engine {
         let budget = scheduler.budget
         let history = scheduler.budgetHistory(params.id)
         let now = self.now
-        let allowed = budget.nextAllowed(history).flatMap { $0 > now ? $0 : nil }
+        let limit = scheduler.budgetLimit(params.id, now: now)
+        let allowed = budget.nextAllowed(history, limit: limit).flatMap { $0 > now ? $0 : nil }
+        let record = state.instances[params.id]
         call.succeed(BudgetResult(
-            instance: params.id, enabled: budget.enabled, used: budget.used(history, now: now), limit: budget.limit,
+            instance: params.id, enabled: budget.enabled, used: budget.used(history, now: now), limit: limit,
             spacing: budget.spacing, lastReload: history.last, nextAllowed: budget.enabled ? allowed : nil,
-            pending: scheduler.pendingReload(for: params.id).map(ScheduleItem.init)))
+            pending: scheduler.pendingReload(for: params.id).map(ScheduleItem.init),
+            lastShown: record?.lastVisible, shown: record?.visible, fullLimit: limit < budget.limit ? budget.limit : nil))
     }
 }

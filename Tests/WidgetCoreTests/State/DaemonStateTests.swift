@@ -177,7 +177,8 @@ import Testing
         state.apply(try state.planVisible([a], at: t0))
         state.apply(try state.planVisible([b], at: t0 + 60))
         #expect(state.instances.visible == [b])
-        #expect(state.instances[a]?.lastVisible == t0)
+        // Shown until the report that left it out.
+        #expect(state.instances[a]?.lastVisible == t0 + 60)
         #expect(state.instances[b]?.lastVisible == t0 + 60)
         #expect(throws: StateError.unknownInstance("nope")) { try state.planVisible(["nope"], at: t0) }
     }
