@@ -11,6 +11,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var hiddenAfter: TimeInterval = 6 * 3600
     /// The daily limit of an instance no host has shown in the last 24 hours.
     public var hiddenDailyLimit: Int = 12
+    /// `invalidateRelevance` asks of one instance's provider in any rolling hour.
+    public var relevancePerHour: Int = 6
     /// Same-provider instances due within this window are reloaded in one launch (0: off).
     public var coalescingWindow: TimeInterval = 60
     /// Provider time-out when the descriptor names none.
@@ -105,6 +107,7 @@ extension DaemonSettings {
         case ("budget", "min-spacing"): minimumSpacing = try duration(min: 0)
         case ("budget", "hidden-after"): hiddenAfter = try duration(min: 0)
         case ("budget", "hidden-daily-limit"): hiddenDailyLimit = try count(1...100_000)
+        case ("budget", "relevance-per-hour"): relevancePerHour = try count(1...3600)
         case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)

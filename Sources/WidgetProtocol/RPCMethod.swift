@@ -15,6 +15,9 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case reloadTimelines
     /// WidgetCenter's `reloadAllTimelines()`.
     case reloadAllTimelines
+    /// WidgetCenter's `invalidateRelevance(ofKind:)`: fresh relevance from the providers (their
+    /// `relevance` verb) without new content, and the stacks ranked again.
+    case invalidateRelevance
     case schedule
     case budget
     case clock

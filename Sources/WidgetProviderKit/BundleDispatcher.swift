@@ -9,7 +9,7 @@ struct BundleDispatcher: Sendable {
     }
 
     func answer(verb: String, request data: Data) async throws -> Data {
-        guard ["timeline", "snapshot", "placeholder", "options"].contains(verb) else {
+        guard ["timeline", "snapshot", "placeholder", "options", "relevance"].contains(verb) else {
             throw WidgetProviderError.unknownVerb(verb)
         }
         let kinds = try servingByKind()
@@ -33,6 +33,9 @@ struct BundleDispatcher: Sendable {
         case "placeholder":
             let context = request.context(isPreview: request.isPreview ?? false)
             return try encode(try serving(request.kind).placeholder(in: context))
+        case "relevance":
+            let member = request.members[0]
+            return try encode(RelevanceAnswer(relevance: try await serving(request.kind).relevance(in: request.context(for: member))))
         default:
             guard let parameter = request.parameter else {
                 throw WidgetProviderError.badRequest(".parameter is required")
@@ -104,4 +107,8 @@ private enum TimelineSlot: Encodable, Sendable {
 
 private struct OptionsAnswer: Encodable {
     let options: [IntentOption]
+}
+
+private struct RelevanceAnswer: Encodable {
+    let relevance: [DatedRelevance]
 }

@@ -36,6 +36,10 @@ extension IntentConfiguration: KindServing {
         try await dynamicOptions(from: provider, parameter: parameter, search: search, context: context)
     }
 
+    func relevance(in context: TimelineProviderContext) async throws -> [DatedRelevance] {
+        try await freshRelevance(from: provider, context: context)
+    }
+
     private func intent(from context: TimelineProviderContext) throws -> Provider.Intent {
         do {
             return try context.configuration.decode(Provider.Intent.self)

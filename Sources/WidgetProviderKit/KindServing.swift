@@ -6,6 +6,7 @@ protocol KindServing: WidgetConfiguration {
     func timeline(in context: TimelineProviderContext) async throws -> WireTimeline
     func options(for parameter: String, matching search: String?, in context: TimelineProviderContext)
         async throws -> [IntentOption]
+    func relevance(in context: TimelineProviderContext) async throws -> [DatedRelevance]
 }
 
 extension KindServing {

@@ -28,4 +28,8 @@ extension StaticConfiguration: KindServing {
     {
         try await dynamicOptions(from: provider, parameter: parameter, search: search, context: context)
     }
+
+    func relevance(in context: TimelineProviderContext) async throws -> [DatedRelevance] {
+        try await freshRelevance(from: provider, context: context)
+    }
 }

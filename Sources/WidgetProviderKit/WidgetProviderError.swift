@@ -1,7 +1,7 @@
 /// Why a bundle could not answer. The bundle's `main()` prints the description as one line on
 /// stderr and exits non-zero, which widgetd logs as the reason of the failed call.
 public enum WidgetProviderError: Error, Equatable, CustomStringConvertible {
-    /// The verb is not `timeline`, `snapshot`, `placeholder` or `options`.
+    /// The verb is not `timeline`, `snapshot`, `placeholder`, `options` or `relevance`.
     case unknownVerb(String)
     /// No configuration in the bundle has this kind.
     case unknownKind(String, served: [String])
@@ -18,11 +18,13 @@ public enum WidgetProviderError: Error, Equatable, CustomStringConvertible {
     /// `options` was asked of a provider that is not a `DynamicOptionsProvider`, or for a
     /// parameter it does not offer options for.
     case noDynamicOptions(kind: String, parameter: String)
+    /// `relevance` was asked of a provider that is not a `RelevanceProvider`.
+    case noRelevance(kind: String)
 
     public var description: String {
         switch self {
         case .unknownVerb(let verb):
-            return "unknown verb '\(verb)' (expected timeline, snapshot, placeholder or options)"
+            return "unknown verb '\(verb)' (expected timeline, snapshot, placeholder, options or relevance)"
         case .unknownKind(let kind, let served):
             return "unknown kind '\(kind)' (this bundle serves: \(served.joined(separator: ", ")))"
         case .duplicateKind(let kind): return "kind '\(kind)' is listed twice in the bundle"
@@ -33,6 +35,8 @@ public enum WidgetProviderError: Error, Equatable, CustomStringConvertible {
         case .badEntry(let reason): return "cannot encode entry \(reason)"
         case .noDynamicOptions(let kind, let parameter):
             return "kind '\(kind)' has no dynamic options for parameter '\(parameter)'"
+        case .noRelevance(let kind):
+            return "kind '\(kind)' cannot give relevance without a timeline (its provider is not a RelevanceProvider)"
         }
     }
 }

@@ -267,6 +267,19 @@ public final class SQLiteStateStore: StateStore {
             try db.drop(index: "donation_on_id")
             try db.drop(index: "donation_on_groupId")
         }
+        migrator.registerMigration("v10-fresh-relevance") { db in
+            // Relevance a provider gave since the instance's timeline (invalidateRelevance);
+            // a new timeline deletes it.
+            try db.execute(sql: """
+                CREATE TABLE fresh_relevance (
+                    instance TEXT NOT NULL REFERENCES instance(id) ON DELETE CASCADE,
+                    date DOUBLE NOT NULL,
+                    score DOUBLE NOT NULL,
+                    duration DOUBLE NOT NULL,
+                    PRIMARY KEY (instance, date)
+                ) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 
@@ -343,6 +356,11 @@ public final class SQLiteStateStore: StateStore {
             state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
         }
         state.settledRelevance = try Self.loadSettledRelevance(db)
+        let fresh = try Row.fetchCursor(db, sql: "SELECT instance, date, score, duration FROM fresh_relevance ORDER BY instance, date")
+        while let row = try fresh.next() {
+            state.freshRelevance[row[0], default: []].append(
+                RelevanceSample(date: Date(timeIntervalSince1970: row[1]), score: row[2], duration: row[3]))
+        }
         return state
     }
 
@@ -412,7 +430,9 @@ public final class SQLiteStateStore: StateStore {
             // Cascades to timeline, reload and request rows.
             return [("DELETE FROM instance WHERE id = ?", [id])]
         case .putTimeline(let id, let timeline, let receivedAt):
+            // Not in `timelineStatements`: migration v5 writes timelines before this table exists.
             return timelineStatements(id, timeline, receivedAt: receivedAt.timeIntervalSince1970)
+                + [("DELETE FROM fresh_relevance WHERE instance = ?", [id])]
         case .recordReload(let id, let date, let reason, let budgeted):
             return [(
                 """
@@ -481,6 +501,18 @@ public final class SQLiteStateStore: StateStore {
             )]
         case .updateRelevance(let id, let change):
             return relevanceStatements(id, change)
+        case .putFreshRelevance(let id, let samples):
+            var statements: [(String, StatementArguments)] = [("DELETE FROM fresh_relevance WHERE instance = ?", [id])]
+            for sample in samples {
+                statements.append((
+                    """
+                    INSERT OR REPLACE INTO fresh_relevance (instance, date, score, duration)
+                    SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                    """,
+                    [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, id]
+                ))
+            }
+            return statements
         }
     }
 }

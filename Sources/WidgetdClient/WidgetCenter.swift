@@ -32,6 +32,12 @@ public final class WidgetCenter: Sendable {
         reportRefusal { () throws(WidgetCenterError) in try requestReload(ofInstances: ids) }
     }
 
+    /// Asks the providers of `kind`'s instances for fresh relevance about what they show, and
+    /// ranks the stacks again, without new content (iOS 18's `invalidateRelevance(ofKind:)`).
+    public func invalidateRelevance(ofKind kind: String) {
+        reportRefusal { () throws(WidgetCenterError) in try requestRelevance(ofKinds: [kind]) }
+    }
+
     /// Makes every instance of every kind due for a reload now: from a kind's owner, of the
     /// kinds it owns.
     public func reloadAllTimelines() {
@@ -80,6 +86,13 @@ public final class WidgetCenter: Sendable {
     public func requestReload(ofKinds kinds: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
         let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
         return result.instances
+    }
+
+    /// `invalidateRelevance(ofKind:)` for several kinds; says which instances were refreshed,
+    /// left out by the hourly limit, dropped or failed.
+    @discardableResult
+    public func requestRelevance(ofKinds kinds: [String]) throws(WidgetCenterError) -> InvalidateRelevanceResult {
+        try call(.invalidateRelevance, InvalidateRelevanceParams(kinds: kinds))
     }
 
     /// Reloads of single instances; `userInitiated` as above. Returns the instances now due.

@@ -15,10 +15,10 @@ struct DescriptorTemplateFileTests {
     }
 
     func read(_ templates: String, html: String? = nil) throws(DescriptorProblem) -> [WidgetDescriptor] {
-        if let html { FileManager.default.createFile(atPath: folder + "/templates/card.mustache", contents: Data(html.utf8)) }
+        if let html { _ = FileManager.default.createFile(atPath: folder + "/templates/card.mustache", contents: Data(html.utf8)) }
         let path = folder + "/card.json"
         let json = #"{"kind": "com.example.card", "supportedFamilies": ["systemSmall"], "templates": \#(templates)}"#
-        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         return try DescriptorFile.read(path)
     }
 

@@ -75,6 +75,7 @@ extension Integration {
             ctl(owner, "push", teamID, timelineFile, expect: 0)
             ctl(owner, "reload", "auth.owned", expect: 0)
             ctl(owner, "reload", "--instance", ownedID, expect: 0)
+            ctl(owner, "relevance", "invalidate", "auth.owned", expect: 0)
             ctl(owner, "donate", "OwnedIntent", expect: 0)
             let all = ctl(owner, "--json", "reload", "--all", expect: 0).object["instances"] as? [String] ?? []
             #expect(Set(all) == [ownedID, teamID])
@@ -82,6 +83,7 @@ extension Integration {
             let ownerBefore = snapshot(fixture)
             ctl(owner, "push", freeID, timelineFile, expect: 1, kind: "auth.free")
             ctl(owner, "reload", "auth.free", expect: 1, kind: "auth.free")
+            ctl(owner, "relevance", "invalidate", "auth.free", expect: 1, kind: "auth.free")
             ctl(owner, "reload", "--instance", ownedID, freeID, expect: 1, kind: "auth.free")
             ctl(owner, "donate", "FreeIntent", expect: 1, kind: "auth.free")
             ctl(owner, "add", "auth.owned", "--family", "systemSmall", expect: 1)
@@ -126,6 +128,7 @@ extension Integration {
             ctl(other, "push", freeID, timelineFile, expect: 1, kind: "auth.free")
             ctl(other, "reload", "auth.owned", expect: 1, kind: "auth.owned")
             ctl(other, "reload", "--instance", ownedID, expect: 1, kind: "auth.owned")
+            ctl(other, "relevance", "invalidate", "auth.owned", expect: 1, kind: "auth.owned")
             ctl(other, "reload", "--all", expect: 1)
             ctl(other, "donate", "OwnedIntent", expect: 1, kind: "auth.owned")
             ctl(other, "donations", "delete", "--all", expect: 1)

@@ -87,3 +87,20 @@ struct BundleDispatchTests {
         #expect(greeting.text.contains(#""policy":{"after":"2026-01-05T02:00:00Z"}"#))
     }
 }
+
+@Suite("Relevance verb")
+struct RelevanceVerbTests {
+    @Test("a RelevanceProvider answers relevance for the instance asked, with its configuration")
+    func relevanceOfAnInstance() async throws {
+        let body = request(kind: "test.greeting", configuration: #"{"mood":"grumpy"}"#, extra: #""instance":"w1","#)
+        let (text, _) = try await ask("relevance", body)
+        #expect(text == #"{"relevance":[{"date":"2026-01-05T08:00:00Z","duration":3600,"score":0.9}]}"#)
+    }
+
+    @Test("a provider that is not a RelevanceProvider says so")
+    func noRelevance() async throws {
+        await #expect(throws: WidgetProviderError.noRelevance(kind: "test.async")) {
+            try await ask("relevance", request(kind: "test.async"))
+        }
+    }
+}

@@ -102,6 +102,14 @@ struct GreetingProvider: IntentTimelineProvider, DynamicOptionsProvider {
     }
 }
 
+/// Gives fresh relevance: higher for a grumpy greeting, which needs attention, for an hour.
+extension GreetingProvider: RelevanceProvider {
+    func relevance(in context: TimelineProviderContext) async throws -> [DatedRelevance] {
+        let intent = try context.configuration.decode(GreetingIntent.self)
+        return [DatedRelevance(date: context.date, score: intent.mood == .grumpy ? 0.9 : 0.1, duration: 3600)]
+    }
+}
+
 struct TestBundle: WidgetProviderBundle {
     var body: [any WidgetConfiguration] {
         StaticConfiguration(kind: "test.async", provider: AsyncCounterProvider())

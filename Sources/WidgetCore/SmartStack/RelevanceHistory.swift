@@ -51,10 +51,11 @@ public struct RelevanceHistory: Sendable, Hashable {
     }
 
     /// A history restored from what a store keeps: the settled samples and the current
-    /// timeline (whose relevance-carrying entries are its samples).
-    public init(settled: [RelevanceSample], timeline: Timeline?) {
+    /// timeline (whose relevance-carrying entries are its samples), or the fresh relevance a
+    /// provider gave for it since (`install(fresh:at:)`).
+    public init(settled: [RelevanceSample], timeline: Timeline?, fresh: [RelevanceSample]? = nil) {
         for sample in settled.sorted(by: { $0.date < $1.date }) { settle(sample) }
-        self.timeline = timeline.map(Self.samples(of:)) ?? []
+        self.timeline = fresh?.sorted { $0.date < $1.date } ?? timeline.map(Self.samples(of:)) ?? []
     }
 
     /// Every sample held, in date order.
@@ -69,6 +70,18 @@ public struct RelevanceHistory: Sendable, Hashable {
     /// settles, and the new samples become the current timeline.
     public mutating func install(_ timeline: Timeline, at now: Date) {
         let first = timeline.entries.isEmpty ? nil : timeline.entries.date(at: 0)
+        install(Self.samples(of: timeline), first: first, at: now)
+    }
+
+    /// Fresh relevance a provider gave at `now` for the content shown (its `relevance` verb,
+    /// asked by `invalidateRelevance`): it takes the place of the current timeline's samples as
+    /// a new timeline's would, from its first date on, and leaves the content alone.
+    public mutating func install(fresh samples: [RelevanceSample], at now: Date) {
+        let sorted = samples.sorted { $0.date < $1.date }
+        install(sorted, first: sorted.first?.date, at: now)
+    }
+
+    private mutating func install(_ samples: [RelevanceSample], first: Date?, at now: Date) {
         let supersededFrom = first.flatMap { $0 <= now ? $0 : nil }
         let gone = { (sample: RelevanceSample) in
             sample.date > now || (supersededFrom.map { sample.date >= $0 } ?? false)
@@ -80,7 +93,7 @@ public struct RelevanceHistory: Sendable, Hashable {
         for sample in self.timeline where !gone(sample) { settle(sample) }
         // Every surviving old sample is dated before the new timeline's entries (see `gone`),
         // so the new samples follow them without replacing any.
-        self.timeline = Self.samples(of: timeline)
+        self.timeline = samples
     }
 
     /// Drops samples older than `cutoff`, keeping the newest one at or before `now` (it may

@@ -11,7 +11,7 @@ extension DaemonState {
         let window = settings.rotation.relevanceWindow
         // Most of these are empty: a million lookups in an empty dictionary still hash a million ids.
         let (budgeted, requests) = (persisted.budgetedReloads, persisted.requests)
-        let (settled, lastVisible) = (persisted.settledRelevance, persisted.lastVisible)
+        let (settled, lastVisible, fresh) = (persisted.settledRelevance, persisted.lastVisible, persisted.freshRelevance)
         // Kinds are few and repeat: each one's descriptor is looked up once, not per instance.
         var kind: (name: String, hasProvider: Bool, providerKey: String)?
         for (index, instance) in persisted.instances.enumerated() {
@@ -30,7 +30,8 @@ extension DaemonState {
             if let stored {
                 record.timeline = stored
                 let samples = settled.isEmpty ? [] : settled[instance.id] ?? []
-                var history = RelevanceHistory(settled: samples, timeline: stored.timeline)
+                var history = RelevanceHistory(
+                    settled: samples, timeline: stored.timeline, fresh: fresh.isEmpty ? nil : fresh[instance.id])
                 if !history.isEmpty {
                     history.prune(before: now.addingTimeInterval(-window), now: now)
                     record.relevance = history

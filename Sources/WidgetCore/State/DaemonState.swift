@@ -26,6 +26,9 @@ public struct DaemonState: Sendable {
     var matchIndex = MatchIndex()
     /// The local day of the last donation read (see `localTime`).
     var lastDay: LocalDay?
+    /// When each instance's provider was last asked for fresh relevance, for the hourly limit.
+    /// Kept in memory only: a restart forgets at most an hour of asks.
+    var relevanceAsks: [InstanceID: [Date]] = [:]
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
 

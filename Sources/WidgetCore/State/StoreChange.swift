@@ -33,6 +33,10 @@ public enum StoreChange: Sendable {
     case updateRelevance(InstanceID, RelevanceRowChange)
     /// When a host last showed the instance.
     case putVisibility(InstanceID, lastVisible: Date)
+    /// The current samples of an instance's relevance history came from its provider's
+    /// `relevance` verb rather than from its timeline's entries: kept until a new timeline
+    /// replaces them (`putTimeline` drops them).
+    case putFreshRelevance(InstanceID, [RelevanceSample])
 }
 
 /// Everything needed to rebuild the daemon after a restart.
@@ -50,6 +54,8 @@ public struct PersistedState: Sendable {
     /// Settled relevance samples per instance, in date order (`RelevanceHistory.settled`).
     public var settledRelevance: [InstanceID: [RelevanceSample]] = [:]
     public var lastVisible: [InstanceID: Date] = [:]
+    /// Relevance a provider gave since the instance's timeline (`putFreshRelevance`), in date order.
+    public var freshRelevance: [InstanceID: [RelevanceSample]] = [:]
 
     public init() {}
 

@@ -117,7 +117,7 @@ extension Engine {
         return answer
     }
 
-    private func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
+    func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
         guard let provider = descriptor.provider else { throw .noProvider(descriptor.kind) }
         let invocation = ProviderInvocation(
             exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),

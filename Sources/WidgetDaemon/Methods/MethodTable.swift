@@ -27,6 +27,9 @@ enum MethodTable {
             $0.reloadTimelines($1, $2)
         },
         .kinds(.reloadAllTimelines, ReloadAllParams.self, .reload, acts: { _ in .callersKinds }) { $0.reloadAllTimelines($1, $2) },
+        .kinds(.invalidateRelevance, InvalidateRelevanceParams.self, .reload, acts: { .kinds($0.kinds) }) { engine, params, call in
+            Task { await engine.invalidateRelevance(params, call) }
+        },
         .open(.schedule) { $0.schedule($1) },
         .open(.budget, InstanceParams.self) { $0.budget($1, $2) },
     ]

@@ -2,7 +2,7 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
-/// The request of a one-instance verb: `snapshot`, `placeholder` or `options`.
+/// The request of a one-instance verb: `snapshot`, `placeholder`, `options` or `relevance`.
 struct ProviderCall: Encodable {
     var verb: String
     var kind: String
@@ -12,6 +12,8 @@ struct ProviderCall: Encodable {
     var isPreview: Bool?
     var parameter: String?
     var search: String?
+    /// `relevance`: the instance asked about, whose content is the one shown now.
+    var instance: InstanceID?
 }
 
 /// Reads the answers of the one-instance verbs.
@@ -23,6 +25,25 @@ enum CallAnswer {
     static func options(from data: Data) throws(ProviderFailure) -> [EntityOption] {
         struct Options: Decodable { var options: [EntityOption] }
         return try decode(Options.self, data).options
+    }
+
+    /// `{"relevance": [{"date", "score", "duration"?}]}`: dated scores, each holding for its
+    /// duration (0 or absent: until the next), as a timeline entry's relevance does.
+    static func relevance(from data: Data) throws(ProviderFailure) -> [RelevanceSample] {
+        struct Sample: Decodable {
+            var date: Date
+            var score: Double
+            var duration: TimeInterval?
+        }
+        struct Answer: Decodable { var relevance: [Sample] }
+        let samples = try decode(Answer.self, data).relevance
+        for (index, sample) in samples.enumerated() {
+            guard sample.score.isFinite else { throw .invalidAnswer("relevance[\(index)].score: not a finite number") }
+            guard (sample.duration ?? 0) >= 0, (sample.duration ?? 0).isFinite else {
+                throw .invalidAnswer("relevance[\(index)].duration: must be >= 0 seconds")
+            }
+        }
+        return samples.map { RelevanceSample(date: $0.date, score: $0.score, duration: $0.duration ?? 0) }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(ProviderFailure) -> T {

@@ -67,6 +67,7 @@ extension Plan {
             case .pruneDecisions: "pruneDecisions"
             case .updateRelevance: "updateRelevance"
             case .putVisibility: "putVisibility"
+            case .putFreshRelevance: "putFreshRelevance"
             }
         }
     }

@@ -45,6 +45,8 @@ struct RequestTemplates {
             return .object([("kinds", .array([Self.unknownKind])), ("userInitiated", .text("true"))])
         case .reloadAllTimelines:
             return .object([("userInitiated", .text("false"))])
+        case .invalidateRelevance:
+            return .object([("kinds", .array([Self.unknownKind]))])
         case .clockAdvance:
             return .object([("seconds", .text("60"))])
         case .clockSet:
