@@ -6,9 +6,10 @@ import WidgetCore
 /// as reloads settle, expire and outscore samples. Before, every reload re-encoded the whole
 /// history as one JSON document and rewrote it.
 extension SQLiteStateStore {
-    static func migrateRelevanceToRows(_ db: Database) throws {
+    /// A table of relevance samples, one row per instance and date.
+    static func createSampleTable(_ db: Database, _ name: String) throws {
         try db.execute(sql: """
-            CREATE TABLE relevance_sample (
+            CREATE TABLE \(name) (
                 instance TEXT NOT NULL REFERENCES instance(id) ON DELETE CASCADE,
                 date DOUBLE NOT NULL,
                 score DOUBLE NOT NULL,
@@ -16,6 +17,10 @@ extension SQLiteStateStore {
                 PRIMARY KEY (instance, date)
             ) WITHOUT ROWID
             """)
+    }
+
+    static func migrateRelevanceToRows(_ db: Database) throws {
+        try createSampleTable(db, "relevance_sample")
         // The JSON history held the current timeline's samples too; those are its entries now.
         // What came before the timeline's first relevance-carrying entry settles, compacted.
         for row in try Row.fetchAll(db, sql: "SELECT instance, json FROM relevance") {
@@ -38,25 +43,43 @@ extension SQLiteStateStore {
     }
 
     static func relevanceStatements(_ id: InstanceID, _ change: RelevanceRowChange) -> [(String, StatementArguments)] {
-        var statements: [(String, StatementArguments)] = change.removed.map { date in
+        let deletions: [(String, StatementArguments)] = change.removed.map { date in
             ("DELETE FROM relevance_sample WHERE instance = ? AND date = ?", [id, date.timeIntervalSince1970])
         }
+        return deletions + insertStatements("relevance_sample", id, change.added)
+    }
+
+    /// The relevance a provider gave since the instance's timeline: its rows replaced.
+    static func freshRelevanceStatements(_ id: InstanceID, _ samples: [RelevanceSample]) -> [(String, StatementArguments)] {
+        [("DELETE FROM fresh_relevance WHERE instance = ?", [id])] + insertStatements("fresh_relevance", id, samples)
+    }
+
+    private static func insertStatements(
+        _ table: String, _ id: InstanceID, _ samples: [RelevanceSample]
+    ) -> [(String, StatementArguments)] {
         // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
-        for sample in change.added {
-            statements.append((
+        samples.map { sample in
+            (
                 """
-                INSERT OR REPLACE INTO relevance_sample (instance, date, score, duration)
+                INSERT OR REPLACE INTO \(table) (instance, date, score, duration)
                 SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
                 [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, id]
-            ))
+            )
         }
-        return statements
+    }
+
+    static func loadFreshRelevance(_ db: Database) throws -> [InstanceID: [RelevanceSample]] {
+        try loadSamples(db, "fresh_relevance")
     }
 
     static func loadSettledRelevance(_ db: Database) throws -> [InstanceID: [RelevanceSample]] {
+        try loadSamples(db, "relevance_sample")
+    }
+
+    private static func loadSamples(_ db: Database, _ table: String) throws -> [InstanceID: [RelevanceSample]] {
         var settled: [InstanceID: [RelevanceSample]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT instance, date, score, duration FROM relevance_sample ORDER BY instance, date")
+        let rows = try Row.fetchCursor(db, sql: "SELECT instance, date, score, duration FROM \(table) ORDER BY instance, date")
         while let row = try rows.next() {
             settled[row[0], default: []].append(
                 RelevanceSample(date: Date(timeIntervalSince1970: row[1]), score: row[2], duration: row[3]))

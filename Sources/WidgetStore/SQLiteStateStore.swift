@@ -270,15 +270,7 @@ public final class SQLiteStateStore: StateStore {
         migrator.registerMigration("v10-fresh-relevance") { db in
             // Relevance a provider gave since the instance's timeline (invalidateRelevance);
             // a new timeline deletes it.
-            try db.execute(sql: """
-                CREATE TABLE fresh_relevance (
-                    instance TEXT NOT NULL REFERENCES instance(id) ON DELETE CASCADE,
-                    date DOUBLE NOT NULL,
-                    score DOUBLE NOT NULL,
-                    duration DOUBLE NOT NULL,
-                    PRIMARY KEY (instance, date)
-                ) WITHOUT ROWID
-                """)
+            try createSampleTable(db, "fresh_relevance")
         }
         return migrator
     }
@@ -356,11 +348,7 @@ public final class SQLiteStateStore: StateStore {
             state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
         }
         state.settledRelevance = try Self.loadSettledRelevance(db)
-        let fresh = try Row.fetchCursor(db, sql: "SELECT instance, date, score, duration FROM fresh_relevance ORDER BY instance, date")
-        while let row = try fresh.next() {
-            state.freshRelevance[row[0], default: []].append(
-                RelevanceSample(date: Date(timeIntervalSince1970: row[1]), score: row[2], duration: row[3]))
-        }
+        state.freshRelevance = try Self.loadFreshRelevance(db)
         return state
     }
 
@@ -502,17 +490,7 @@ public final class SQLiteStateStore: StateStore {
         case .updateRelevance(let id, let change):
             return relevanceStatements(id, change)
         case .putFreshRelevance(let id, let samples):
-            var statements: [(String, StatementArguments)] = [("DELETE FROM fresh_relevance WHERE instance = ?", [id])]
-            for sample in samples {
-                statements.append((
-                    """
-                    INSERT OR REPLACE INTO fresh_relevance (instance, date, score, duration)
-                    SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                    """,
-                    [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, id]
-                ))
-            }
-            return statements
+            return freshRelevanceStatements(id, samples)
         }
     }
 }
