@@ -65,7 +65,7 @@ extension DaemonState {
             return Launch(
                 token: counters.launch, date: batch.date, provider: descriptors[group[0].1.kind]?.provider ?? provider,
                 members: group.map(\.1.instance), reasons: group.map(\.0.reason), consumed: group.map(\.1.request?.sequence),
-                seen: group.map(\.1.replaced))
+                seen: group.map(\.1.replaced), wanted: group.map(\.0.wanted))
         }
     }
 
