@@ -36,7 +36,7 @@ struct Layout {
     static let width = 1200.0
     static let left = 250.0
     static let right = 20.0
-    static let headerHeight = 64.0
+    static let headerHeight = 76.0
     static let legendHeight = 70.0
     static let strip = 16.0
     static let curveHeight = 36.0
@@ -62,7 +62,7 @@ struct Layout {
         for stack in report.stacks {
             // Room for the legend column: two instances a line.
             let lines = Double((stack.instances.count + 1) / 2)
-            let height = max(Self.strip + Self.curveHeight + 26, 22 + 12 * lines)
+            let height = max(Self.strip + Self.curveHeight + 30, 22 + 12 * lines)
             tops.append(y)
             heights.append(height)
             y += height
@@ -118,7 +118,8 @@ struct Layout {
         if report.truncated { title += " (truncated)" }
         out.label(title, x: 12, y: 22, className: "title")
         let bottom = height - Self.legendHeight
-        for tick in axis.ticks {
+        let ticks = axis.ticks
+        for tick in ticks {
             let x = x(tick - axis.start)
             out.raw("<line class=\"grid\" x1=\"")
             out.number(x)
@@ -129,7 +130,11 @@ struct Layout {
             out.raw("\" y2=\"")
             out.number(bottom)
             out.raw("\"/>\n")
-            out.label(TimeAxis.label(tick), x: x, y: Self.headerHeight - 12, className: "axis", anchor: "middle")
+            out.label(TimeAxis.clock(tick), x: x, y: Self.headerHeight - 12, className: "axis", anchor: "middle")
+            // The date above the first hour of each day, and above the first tick.
+            if tick == ticks.first || TimeAxis.clock(tick) == "00:00" {
+                out.label(TimeAxis.date(tick), x: x, y: Self.headerHeight - 26, className: "axis", anchor: "middle")
+            }
         }
     }
 
@@ -163,7 +168,7 @@ struct Layout {
             out.label(SimulationPicture.label(instance), x: x + 12, y: y + 8.5, className: "small")
         }
         topStrip(stack, top: top + 6, colour: colour, &out)
-        let curveTop = top + 8 + Self.strip
+        let curveTop = top + 12 + Self.strip
         for instance in stack.instances {
             guard let curve = curveOf[instance.id].map({ report.relevance[$0] }), !curve.at.isEmpty else { continue }
             curveLine(curve, top: curveTop, colour: colour[instance.id] ?? "#999", &out)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The hours along the picture's time axis, in UTC, labelled by arithmetic on seconds since
-/// 1970 (no calendar or formatter): `HH:00`, and the date where a day starts.
+/// 1970 (no calendar or formatter): `HH:MM`, and `YYYY-MM-DD` for the day.
 struct TimeAxis {
     let start: Double
     let end: Double
@@ -25,15 +25,6 @@ struct TimeAxis {
             tick += step
         }
         return result
-    }
-
-    /// `HH:00` for an instant on the hour; at midnight `YYYY-MM-DD`.
-    static func label(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        let day = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
-        let secondOfDay = whole - day * 86400
-        guard secondOfDay != 0 else { return civilDate(day) }
-        return clock(seconds)
     }
 
     /// `HH:MM` of an instant.
