@@ -40,7 +40,8 @@ struct SimulateCommand: ParsableCommand {
     static func printTables(_ report: SimulationReport) {
         let counts = report.counts
         print("""
-            simulated \(Show.date(report.start)) to \(Show.date(report.end)): \(report.stacks.count) stacks, \
+            simulated \(Show.date(report.start)) to \(Show.date(report.end)): \(report.stacks.count) \
+            stack\(report.stacks.count == 1 ? "" : "s"), \
             \(counts.rotations) rotations, \(counts.heldBack) held back, \(counts.entryChanges) entry changes, reloads \
             \(counts.budgeted) budgeted, \(counts.exempt) exempt, \(counts.deferred) deferred\(report.truncated ? " (lists truncated)" : "")
             """)
