@@ -1,7 +1,7 @@
 import Foundation
 
 /// SVG written into one growing string. Numbers are written with one decimal by integer
-/// arithmetic, not Foundation's formatters: a thousand stacks write about a million numbers.
+/// arithmetic, not Foundation's formatters: a picture of many stacks holds a great many.
 struct SVGText {
     private(set) var text = ""
 

@@ -17,7 +17,7 @@ public enum SimulationPicture {
         return out.text
     }
 
-    /// Instance colours (Tableau 10): distinct for the ten instances a stack holds at most by default.
+    /// Instance colours (Tableau 10): the first ten instances of a stack get distinct ones; more repeat them.
     static let palette = [
         "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
     ]

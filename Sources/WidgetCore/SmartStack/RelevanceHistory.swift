@@ -151,7 +151,7 @@ public struct RelevanceHistory: Sendable, Hashable {
     }
 
     /// The last of `samples` (in date order) dated at or before `now`, by bisection: every
-    /// ranking asks it of every candidate, and a scan from the end walked most of a day's samples.
+    /// ranking asks it of every candidate, and a scan from the end walks most of a day's samples.
     private static func last(in samples: [RelevanceSample], atOrBefore now: Date) -> RelevanceSample? {
         var low = 0
         var high = samples.count

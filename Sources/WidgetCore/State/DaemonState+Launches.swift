@@ -18,7 +18,7 @@ extension DaemonState {
             for event in popped {
                 switch event {
                 case .entryChange(let id, let date):
-                    // Only the timeline is read: copying the whole record cost most of an entry change.
+                    // Only the timeline is read: a copy of the whole record would retain every field of it.
                     guard let stored = instances.read(id, { $0.pointee.timeline }) ?? nil else { continue }
                     let timeline = stored.timeline
                     work.events.append(.entryChange(id, date: date, entry: timeline.currentEntry(at: date)))
@@ -46,8 +46,8 @@ extension DaemonState {
         if provider.batch {
             groups = [members]
         } else {
-            // Found by hash: comparing each member with every group so far was quadratic in
-            // the configurations of a large batch.
+            // Found by hash: comparing each member with every group so far is quadratic in the
+            // configurations of a large batch.
             var groupOf: [LaunchGroupKey: Int] = [:]
             for member in members {
                 let instance = member.1.instance

@@ -37,7 +37,7 @@ public struct StackBook: Sendable {
 
     /// Takes the rechecks due at `now` off the book and answers their stacks, in name order.
     /// The earliest left is found once: an affinity slot makes most stacks due together, and
-    /// clearing them one by one looked for it again after each.
+    /// clearing them one by one would look for it again after each.
     public mutating func takeDue(at now: Date) -> [String] {
         guard let next = nextRecheck, next <= now else { return [] }
         let due = recheck.filter { $0.value <= now }.keys.sorted()
