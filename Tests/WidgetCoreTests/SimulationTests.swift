@@ -107,6 +107,13 @@ import WidgetPictures
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let rotation = try #require((object["rotations"] as? [[String: Any]])?.first)
         #expect(Set(rotation.keys).isSuperset(of: ["date", "stack", "from", "to", "reason"]))
+        // A held-back decision keeps the key, as null.
+        var held = report
+        held.rotations[0].to = nil
+        let heldObject = try JSONSerialization.jsonObject(with: try WidgetJSON.encoder.encode(held)) as? [String: Any]
+        let heldRotation = try #require((heldObject?["rotations"] as? [[String: Any]])?.first)
+        #expect(heldRotation["to"] is NSNull)
+        #expect(try WidgetJSON.decoder.decode(SimulationReport.self, from: try WidgetJSON.encoder.encode(held)) == held)
     }
 
     /// The picture is well-formed XML with a band per stack, the instances' labels and a legend.

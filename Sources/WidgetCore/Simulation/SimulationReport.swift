@@ -9,7 +9,7 @@ public struct SimulationReport: Sendable, Hashable, Codable {
     public var end: Date
     /// Each stack at the start, by name.
     public var stacks: [SimulatedStack] = []
-    /// Every rotation decision, as the decision log would hold it (`to` absent when held back).
+    /// Every rotation decision, as the decision log would hold it (`to` null when held back).
     public var rotations: [SimulatedRotation] = []
     public var entryChanges: [SimulatedEntryChange] = []
     public var reloads: [SimulatedReload] = []
@@ -82,6 +82,22 @@ public struct SimulatedRotation: Sendable, Hashable, Codable {
         to = decision.to
         candidate = decision.candidate
         reason = decision.reason
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, stack, from, to, candidate, reason
+    }
+
+    /// `from` and `to` are written as null when absent: every rotation carries the keys a
+    /// script looks for.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(stack, forKey: .stack)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(candidate, forKey: .candidate)
+        try container.encode(reason, forKey: .reason)
     }
 }
 
