@@ -90,6 +90,12 @@ extension Integration {
             let simulated = first.ctl("--json", "simulate", "--hours", "24", "--svg", svg)
             #expect(simulated.status == 0, "\(simulated.stderr)")
             #expect(Self.readings(first, counter: counter) == before)
+            // Bad input: a clear error, and nothing changes.
+            let refused = first.ctl("simulate", "--hours", "0")
+            #expect(refused.status == 2 && refused.stderr.contains("--hours"), "\(refused.stderr)")
+            let tooFar = first.ctl(["batch", "-"], stdin: #"[{"method":"simulate","params":{"hours":1000}}]"#)
+            #expect(tooFar.status == 1 && (tooFar.stdout + tooFar.stderr).contains("params.hours"), "\(tooFar.stdout)")
+            #expect(Self.readings(first, counter: counter) == before)
             let report = simulated.object
             let rotations = report["rotations"] as? [[String: Any]] ?? []
             #expect(rotations.allSatisfy { $0["date"] is String && $0["stack"] is String })
