@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "WidgetCore", targets: ["WidgetCore"]),
         .library(name: "WidgetStore", targets: ["WidgetStore"]),
         .library(name: "WidgetProtocol", targets: ["WidgetProtocol"]),
+        // The picture of a simulation, for widgetctl, the web host and Benchmarks/.
+        .library(name: "WidgetPictures", targets: ["WidgetPictures"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
@@ -38,6 +40,8 @@ let package = Package(
             name: "WidgetCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strict),
+        // Pure: the SVG picture of a simulation (`simulate`), drawn from the core's report.
+        .target(name: "WidgetPictures", dependencies: ["WidgetCore"], swiftSettings: strict),
         // Codable JSON-RPC messages shared by daemon, CLI and client library.
         .target(name: "WidgetProtocol", dependencies: ["WidgetCore"], swiftSettings: strict),
         // Durable state: GRDB over SQLite in WAL mode, with migrations.
@@ -82,7 +86,7 @@ let package = Package(
         .target(
             name: "WidgetCtlCommands",
             dependencies: [
-                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles", "WidgetDisplay",
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles", "WidgetDisplay", "WidgetPictures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -94,7 +98,7 @@ let package = Package(
         .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(
-            name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay"], swiftSettings: strict),
+            name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay", "WidgetPictures"], swiftSettings: strict),
         .testTarget(
             name: "WidgetStoreTests",
             dependencies: ["WidgetStore", "WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -20,6 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "WidgetdClient", package: "widgetd"),
                 .product(name: "WidgetCore", package: "widgetd"),
+                .product(name: "WidgetPictures", package: "widgetd"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]),
         // In-process figures with ordo-one/benchmark: the scheduler core against a bare heap, rotation.

@@ -52,4 +52,6 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     case subscribe
     /// A host reports the instances it shows now (replacing its previous report).
     case visible
+    /// A dry run of the coming hours on a copy of the state: rotations, entry changes, reloads.
+    case simulate
 }

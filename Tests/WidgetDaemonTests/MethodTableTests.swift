@@ -8,7 +8,7 @@ import WidgetProtocol
 @Suite struct MethodTableTests {
     @Test func everyMethodIsDeclaredOnceAndClassified() {
         let open: Set<RPCMethod> = [
-            .ping, .status, .widgets, .list, .timeline, .schedule, .budget, .clock, .log, .explain, .subscribe, .stackShow,
+            .ping, .status, .widgets, .list, .timeline, .schedule, .budget, .clock, .log, .explain, .subscribe, .stackShow, .simulate,
             .stackList, .preview, .placeholder, .options,
         ]
         let manage: Set<RPCMethod> = [

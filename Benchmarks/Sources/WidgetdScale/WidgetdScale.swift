@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchSupport
 import Foundation
+import WidgetCore
 
 /// `widgetd-scale`: large-state figures of the real daemon (restart, memory, a simulated day)
 /// and the in-process core figures, each written as one JSON line to `--figures FILE`.
@@ -275,26 +276,73 @@ struct Core: AsyncParsableCommand {
     @Option(help: "Timed rounds; the best is the figure.")
     var rounds: Int = 5
 
-    @Option(help: "Only this figure: scheduler or rotation (default: both).")
+    @Option(help: "Stacks in the simulated day (10 instances each).")
+    var simulateStacks: Int = 1_000
+
+    @Option(help: "Donations (over 1000 topics) before the simulated day.")
+    var simulateDonations: Int = 300
+
+    @Option(help: "Only this figure: scheduler, rotation or simulate (default: all three).")
     var only: String?
 
     func validate() throws {
-        guard only == nil || only == "scheduler" || only == "rotation" else {
-            throw ValidationError("--only takes scheduler or rotation")
+        guard only == nil || ["scheduler", "rotation", "simulate"].contains(only) else {
+            throw ValidationError("--only takes scheduler, rotation or simulate")
         }
     }
 
     func run() async throws {
-        try Self.measure(common: common, instances: instances, providers: providers, stacks: stacks, rounds: rounds, only: only)
+        try Self.measure(
+            common: common, instances: instances, providers: providers, stacks: stacks, rounds: rounds, only: only,
+            simulateStacks: simulateStacks, simulateDonations: simulateDonations)
     }
 
-    static func measure(common: CommonOptions, instances: Int, providers: Int, stacks: Int, rounds: Int, only: String? = nil) throws {
-        if only != "rotation" {
+    static func measure(
+        common: CommonOptions, instances: Int, providers: Int, stacks: Int, rounds: Int, only: String? = nil,
+        simulateStacks: Int = 1_000, simulateDonations: Int = 300
+    ) throws {
+        if only == nil || only == "scheduler" {
             try measureScheduler(common: common, instances: instances, providers: providers, rounds: rounds)
         }
-        if only != "scheduler" {
+        if only == nil || only == "rotation" {
             try measureRotation(common: common, stacks: stacks, rounds: rounds)
         }
+        if only == nil || only == "simulate" {
+            try measureSimulate(common: common, stacks: simulateStacks, donations: simulateDonations, rounds: rounds)
+        }
+    }
+
+    /// `simulate` over 24 h and its picture, in process: the target is the two together in a second.
+    static func measureSimulate(common: CommonOptions, stacks: Int, donations: Int, rounds: Int) throws {
+        let clock = ContinuousClock()
+        print("core: building \(grouped(stacks)) stacks of 10 for the simulation…")
+        let start = clock.now
+        let workload = try SimulateWorkload(stacks: stacks, donations: donations)
+        let setup = (clock.now - start).coreSeconds
+        _ = workload.run()
+        var runs: [(simulate: Double, draw: Double, cpu: Double)] = []
+        for _ in 0..<max(1, rounds) { runs.append(workload.run()) }
+        let best = runs.min { $0.simulate + $0.draw < $1.simulate + $1.draw }!
+        var loads = [0.0, 0.0, 0.0]
+        getloadavg(&loads, 3)
+        let load = loads[0]
+        let total = best.simulate + best.draw
+        let report = workload.lastReport
+        let counts = report?.counts ?? SimulationReport.Counts()
+        try common.emit(Figure(
+            id: "core.simulate",
+            figure: "simulate: 24 h of \(grouped(stacks)) stacks of 10 instances, simulated and drawn",
+            widgetd: total, reference: nil, unit: "s", ratio: nil, target: "≤ 1 s", met: total <= 1,
+            notes: "best of \(runs.count) runs, wall (simulate + draw: "
+                + runs.map { "\(fixed($0.simulate * 1000, 0)) + \(fixed($0.draw * 1000, 0)) ms" }.joined(separator: ", ")
+                + "; CPU of both: " + runs.map { "\(fixed($0.cpu * 1000, 0)) ms" }.joined(separator: ", ")
+                + "; 1-min load average \(fixed(load, 2))); DaemonState.simulate on a copy of the state, then SimulationPicture.svg of the report "
+                + "(\(fixed(Double(workload.lastPictureBytes) / 1_048_576, 1)) MiB of SVG); each instance 26 hourly entries with "
+                + "relevance (a third without a score), policy atEnd; \(grouped(counts.entryChanges)) entry changes, "
+                + "\(grouped(counts.rotations)) rotations and \(grouped(counts.heldBack)) held back, "
+                + "\(grouped(counts.budgeted + counts.exempt + counts.deferred)) reloads (\(grouped(counts.deferred)) deferred), "
+                + "\(grouped(report?.donations.count ?? 0)) donation ticks from \(donations) donations over 1000 topics; "
+                + "UTC calendar; setup \(fixed(setup, 1)) s"))
     }
 
     static func measureScheduler(common: CommonOptions, instances: Int, providers: Int, rounds: Int) throws {

@@ -160,7 +160,19 @@ public struct RelevanceHistory: Sendable, Hashable {
     }
 
     private func newest(atOrBefore now: Date) -> RelevanceSample? {
-        timeline.last { $0.date <= now } ?? settled.last { $0.date <= now }
+        Self.last(in: timeline, atOrBefore: now) ?? Self.last(in: settled, atOrBefore: now)
+    }
+
+    /// The last of `samples` (in date order) dated at or before `now`, by bisection: every
+    /// ranking asks it of every candidate, and a scan from the end walks most of a day's samples.
+    private static func last(in samples: [RelevanceSample], atOrBefore now: Date) -> RelevanceSample? {
+        var low = 0
+        var high = samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if samples[middle].date <= now { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? samples[low - 1] : nil
     }
 
     /// Appends a sample dated after every settled one, dropping those it outscores or equals.

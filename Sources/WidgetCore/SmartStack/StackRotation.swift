@@ -92,11 +92,13 @@ public enum StackRotation {
         state.clampDates(notAfter: now, hold: settings.userHold)
         state.rotations.removeAll { $0 <= now.addingTimeInterval(-3600) }
         guard !state.instances.isEmpty else { return (nil, nil) }
-        let byID = Dictionary(candidates.map { ($0.instance, $0) }, uniquingKeysWith: { first, _ in first })
-        let ordered = state.instances.compactMap { byID[$0] }
+        // A stack holds a handful of instances (at most max-stack-size): searching them beats
+        // hashing them into a dictionary at every evaluation.
+        func candidate(_ id: InstanceID) -> RankedCandidate? { candidates.first { $0.instance == id } }
+        let ordered = state.instances.compactMap(candidate)
         // Where the stack rests: the user's choice if it may be shown (score > 0 or none), else
         // the first instance that may; an ineligible instance is never put on top.
-        let home = [state.home].compactMap { $0 }.first { byID[$0]?.eligible ?? true }
+        let home = [state.home].compactMap { $0 }.first { candidate($0)?.eligible ?? true }
             ?? ordered.first(where: \.eligible)?.instance
         if state.top == nil || !state.instances.contains(state.top!) {
             state.top = home ?? state.instances.first
@@ -123,8 +125,8 @@ public enum StackRotation {
             state.lastHeld = nil
             return (nil, nil)
         }
-        let topRank = state.top.flatMap { byID[$0]?.rank } ?? 0
-        let targetRank = byID[target]?.rank ?? 0
+        let topRank = state.top.flatMap { candidate($0)?.rank } ?? 0
+        let targetRank = candidate(target)?.rank ?? 0
 
         var held: (RotationReason, Date?)?
         if let holdUntil = state.holdUntil, now < holdUntil {

@@ -21,8 +21,15 @@ extension DaemonState {
             plan.keys.take(.stack(name))
             var inputs: [RankingInput] = []
             inputs.reserveCapacity(state.instances.count)
+            // A stack as stored holds only stacked instances, so their membership need not be
+            // looked up; one the plan changes may be taking new ones.
+            let stored = overrides[name] == nil
             for id in state.instances {
-                if let input = changed[id] ?? instances.read(id, { rankingInput($0) }) { inputs.append(input) }
+                if !changed.isEmpty, let input = changed[id] {
+                    inputs.append(input)
+                } else if let input = instances.read(id, { rankingInput($0, stacked: stored) }) {
+                    inputs.append(input)
+                }
             }
             let candidates = StackRanking.rank(
                 inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
@@ -63,10 +70,11 @@ extension DaemonState {
             matchedDonations: stacks.isStacked(record.id) ? record.matched : matches(for: record))
     }
 
-    /// The same, taking only those fields from the record where it lies (see `InstanceBook.read`).
-    func rankingInput(_ record: UnsafePointer<InstanceRecord>) -> RankingInput {
+    /// The same, taking only those fields from the record where it lies (see `InstanceBook.read`);
+    /// `stacked` when the caller knows the instance is in a stack.
+    func rankingInput(_ record: UnsafePointer<InstanceRecord>, stacked: Bool = false) -> RankingInput {
         let id = record.pointee.id
-        guard stacks.isStacked(id) else { return rankingInput(record.pointee) }
+        guard stacked || stacks.isStacked(id) else { return rankingInput(record.pointee) }
         return RankingInput(instance: id, history: record.pointee.relevance, matchedDonations: record.pointee.matched)
     }
 

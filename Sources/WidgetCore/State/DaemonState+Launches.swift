@@ -10,10 +10,7 @@ extension DaemonState {
     /// date, so the pop is repeated until nothing is due.
     public mutating func takeDue(at now: Date) -> DueWork {
         var work = DueWork()
-        for name in stacks.due(at: now) {
-            stacks.setRecheck(name, nil)
-            dirtyStacks.insert(name)
-        }
+        dirtyStacks.formUnion(stacks.takeDue(at: now))
         while true {
             let popped = scheduler.popDue(now: now)
             guard !popped.isEmpty else { break }
@@ -21,7 +18,8 @@ extension DaemonState {
             for event in popped {
                 switch event {
                 case .entryChange(let id, let date):
-                    guard let stored = instances[id]?.timeline else { continue }
+                    // Only the timeline is read: a copy of the whole record would retain every field of it.
+                    guard let stored = instances.read(id, { $0.pointee.timeline }) ?? nil else { continue }
                     let timeline = stored.timeline
                     work.events.append(.entryChange(id, date: date, entry: timeline.currentEntry(at: date)))
                     scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: date))
@@ -48,14 +46,16 @@ extension DaemonState {
         if provider.batch {
             groups = [members]
         } else {
+            // Found by hash: comparing each member with every group so far is quadratic in the
+            // configurations of a large batch.
+            var groupOf: [LaunchGroupKey: Int] = [:]
             for member in members {
-                if let index = groups.firstIndex(where: {
-                    let other = $0[0].1.instance
-                    return other.kind == member.1.kind && other.family == member.1.instance.family
-                        && other.configuration == member.1.instance.configuration
-                }) {
+                let instance = member.1.instance
+                let key = LaunchGroupKey(kind: instance.kind, family: instance.family, configuration: instance.configuration)
+                if let index = groupOf[key] {
                     groups[index].append(member)
                 } else {
+                    groupOf[key] = groups.count
                     groups.append([member])
                 }
             }
@@ -65,7 +65,7 @@ extension DaemonState {
             return Launch(
                 token: counters.launch, date: batch.date, provider: descriptors[group[0].1.kind]?.provider ?? provider,
                 members: group.map(\.1.instance), reasons: group.map(\.0.reason), consumed: group.map(\.1.request?.sequence),
-                seen: group.map(\.1.replaced))
+                seen: group.map(\.1.replaced), wanted: group.map(\.0.wanted))
         }
     }
 
@@ -177,4 +177,11 @@ extension DaemonState {
             if record.request?.sequence == consumed { record.request = nil }
         }
     }
+}
+
+/// What makes two instances get the same provider answer: kind, family and configuration.
+private struct LaunchGroupKey: Hashable {
+    var kind: String
+    var family: WidgetFamily
+    var configuration: [String: JSONValue]
 }

@@ -17,6 +17,8 @@ public struct Launch: Sendable, Hashable {
     /// Per member: its record's `replaced` when the launch began. A push or configure since
     /// makes the answer stale.
     public var seen: [UInt64]
+    /// Per member: when its reload was wanted; a launch later than that was held back by the budget.
+    public var wanted: [Date] = []
 
     public var kind: String { members[0].kind }
 }

@@ -35,6 +35,17 @@ public struct StackBook: Sendable {
         return recheck.filter { $0.value <= now }.keys.sorted()
     }
 
+    /// Takes the rechecks due at `now` off the book and answers their stacks, in name order.
+    /// The earliest left is found once: an affinity slot makes most stacks due together, and
+    /// clearing them one by one would look for it again after each.
+    public mutating func takeDue(at now: Date) -> [String] {
+        guard let next = nextRecheck, next <= now else { return [] }
+        let due = recheck.filter { $0.value <= now }.keys.sorted()
+        for name in due { recheck[name] = nil }
+        nextRecheck = recheck.values.min()
+        return due
+    }
+
     public mutating func put(_ state: StackState) {
         let old = stacks.updateValue(state, forKey: state.name)
         guard old?.instances != state.instances else { return }

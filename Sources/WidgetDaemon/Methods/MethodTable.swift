@@ -44,6 +44,7 @@ enum MethodTable {
         .manage(.stackRemove, StackNameParams.self) { $0.removeStack($1, $2) },
         .open(.explain, StackNameParams.self) { $0.explain($1, $2) },
         .open(.log, LogParams.self) { $0.decisionLog($1, $2) },
+        .open(.simulate, SimulateParams.self) { $0.simulate($1, $2) },
     ]
 
     static let donations: [MethodEntry] = [

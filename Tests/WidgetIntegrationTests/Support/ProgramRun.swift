@@ -2,7 +2,10 @@ import Foundation
 
 /// A program run to its end with its output captured, under a deadline.
 enum ProgramRun {
-    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) -> DaemonFixture.Result {
+    static func run(
+        _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        deadline: Double = DaemonFixture.ctlDeadline
+    ) -> DaemonFixture.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -14,7 +17,7 @@ enum ProgramRun {
         process.standardError = err
         process.standardInput = input
         do { try process.run() } catch { return DaemonFixture.Result(status: -1, stdout: "", stderr: "\(error)") }
-        let overdue = process.deadline(DaemonFixture.ctlDeadline, "\(executable) \(arguments.joined(separator: " "))")
+        let overdue = process.deadline(deadline, "\(executable) \(arguments.joined(separator: " "))")
         defer { overdue.end() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()

@@ -49,6 +49,8 @@ struct RequestTemplates {
             return .object([("kinds", .array([Self.unknownKind]))])
         case .clockAdvance:
             return .object([("seconds", .text("60"))])
+        case .simulate:
+            return .object([("hours", .text("2")), ("limit", .text("50"))])
         case .clockSet:
             return .object([("date", Self.date)])
         case .preview:
