@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+
+extension Integration {
+    /// widgetd-web against a real widgetd on the virtual clock, read and clicked in a real
+    /// (headless) Chromium through the DevTools protocol.
+    @Suite struct WebHost {
+        static let start = "2026-01-05T09:00:00Z"
+
+        /// The daemon with the shipped examples (their HTML templates included).
+        static func daemon() throws -> DaemonFixture {
+            let fixture = try DaemonFixture()
+            try fixture.start(clock: start, arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
+            return fixture
+        }
+
+        static func js(_ text: String) -> String { "JSON.stringify(\(text))" }
+
+        /// The instance on top of a stack in the page, as the DOM has it.
+        static func topInDOM(_ stack: String) -> String {
+            "document.querySelector('[data-stack=\"\(stack)\"] .card.top')?.dataset.instance ?? null"
+        }
+
+        /// A push-only kind drawn by an HTML template of the fixture's.
+        static func templatedKind(_ fixture: DaemonFixture) throws {
+            try #"<div class="t-note"><b class="word">{{word}}</b> <i>{{family}}</i></div>"#
+                .write(toFile: fixture.widgetsDirectory + "/note.mustache", atomically: true, encoding: .utf8)
+            try #"{"kind": "test.note", "displayName": "Note", "supportedFamilies": ["systemSmall"], "templates": {"html": "note.mustache"}}"#
+                .write(toFile: fixture.widgetsDirectory + "/note.json", atomically: true, encoding: .utf8)
+        }
+
+        /// `entries`: (date, word, relevance score for an hour or nil).
+        static func push(_ fixture: DaemonFixture, _ id: String, _ entries: [(String, String, Double?)]) {
+            let items = entries.map { date, word, score in
+                let relevance = score.map { #","relevance":{"score":\#($0),"duration":3600}"# } ?? ""
+                return #"{"date":"\#(date)","content":{"word":"\#(word)"}\#(relevance)}"#
+            }
+            let result = fixture.ctl(["push", id, "-"], stdin: #"{"entries":[\#(items.joined(separator: ","))],"policy":"never"}"#)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+
+        @Test func aRotationReachesTheBrowserWithoutAReload() throws {
+            let fixture = try DaemonFixture()
+            try Self.templatedKind(fixture)
+            try fixture.start(clock: Self.start)
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let first = try fixture.add("test.note")
+            let second = try fixture.add("test.note")
+            // The first is relevant until 10:00, the second from then on.
+            Self.push(fixture, first, [("2026-01-05T09:00:00Z", "morning", 1)])
+            Self.push(fixture, second, [("2026-01-05T09:00:00Z", "later", nil), ("2026-01-05T10:00:00Z", "now", 1)])
+            #expect(fixture.ctl("stack", "add", "home", first, second).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("the home stack with the first note on top", Self.topInDOM("home")) { $0 as? String == first }
+            // The other widget of the stack is beside the top, smaller; the kind's template drew both.
+            #expect(try page.evaluate("document.querySelector('[data-stack=\"home\"] .card.peek')?.dataset.instance") as? String == second)
+            #expect(try page.evaluate("document.querySelector('[data-stack=\"home\"] .card.top .t-note .word')?.textContent") as? String == "morning")
+            let loaded = try page.evaluate("window.performance.timeOrigin") as? Double
+
+            #expect(fixture.ctl("clock", "advance", "61m").status == 0)
+            try page.waitFor("the rotation to the second note in the DOM", within: 1, Self.topInDOM("home")) { $0 as? String == second }
+            try page.waitFor("the second note's new entry", within: 1, "document.querySelector('[data-stack=\"home\"] .card.top .word')?.textContent") {
+                $0 as? String == "now"
+            }
+            #expect(try page.evaluate("document.querySelector('[data-stack=\"home\"] .card.top i')?.textContent") as? String == "systemSmall")
+            // Without the page being loaded again.
+            #expect(try page.evaluate("window.performance.timeOrigin") as? Double == loaded)
+            #expect(try page.evaluate("document.getElementById('clock').textContent") as? String == "virtual clock 2026-01-05 10:01:00 UTC")
+        }
+
+        @Test func theControlsSwipeTurnSmartRotateOffAndExplain() throws {
+            let fixture = try DaemonFixture()
+            try Self.templatedKind(fixture)
+            try fixture.start(clock: Self.start)
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let first = try fixture.add("test.note")
+            let second = try fixture.add("test.note")
+            Self.push(fixture, first, [("2026-01-05T09:00:00Z", "morning", 1)])
+            Self.push(fixture, second, [("2026-01-05T09:00:00Z", "later", nil)])
+            #expect(fixture.ctl("stack", "add", "home", first, second).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("the first note on top", Self.topInDOM("home")) { $0 as? String == first }
+            func stack() -> [String: Any] { fixture.ctl("--json", "stack", "list").array.first ?? [:] }
+
+            // A tap on the smaller widget beside the top swipes to it.
+            try page.evaluate("document.querySelector('[data-stack=home] .card.peek .face').click()")
+            try page.waitFor("the swipe to the second note", Self.topInDOM("home")) { $0 as? String == second }
+            #expect(stack()["top"] as? String == second)
+
+            try page.evaluate("document.querySelector('[data-stack=home] [data-action=smart-rotate]').click()")
+            try Poll.until("Smart Rotate off in widgetd", within: 10) { stack()["smartRotate"] as? Bool == false }
+            try page.waitFor("the switch drawn off", "document.querySelector('[data-stack=home] [data-action=smart-rotate]').checked") { $0 as? Bool == false }
+
+            try page.evaluate("document.querySelector('[data-stack=home] [data-action=explain]').click()")
+            try page.waitFor("the explain panel's two candidates", "document.querySelectorAll('#panel:not([hidden]) tbody tr').length") { $0 as? Int == 2 }
+            try page.evaluate("document.querySelector('[data-stack=home] [data-action=log]').click()")
+            try page.waitFor("the decision log's swipe", "document.getElementById('panel-body').textContent") { ($0 as? String ?? "").contains(second) }
+            try page.evaluate("document.querySelector('[data-instance=\"\(first)\"] [data-action=timeline]').click()")
+            try page.waitFor("the first note's budget", "document.querySelector('[data-budget=\"\(first)\"]')?.textContent ?? ''") {
+                ($0 as? String ?? "").hasSuffix("reloads in 24 h")
+            }
+            try page.evaluate("document.getElementById('open-schedule').click()")
+            try page.waitFor("the schedule panel", "document.getElementById('panel-title').textContent") { $0 as? String == "Schedule" }
+        }
+
+        @Test func theEventStreamDeliversAnEntryChange() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.note", exec: nil)
+            try fixture.start(clock: "2026-01-05T08:00:00Z")
+            let id = try fixture.add("test.note")
+            let pushed = fixture.ctl(
+                ["push", id, "-"],
+                stdin: #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"word":"one"}},{"date":"2026-01-05T08:01:00Z","content":{"word":"two"}}],"policy":"never"}"#)
+            #expect(pushed.status == 0, "\(pushed.stderr)")
+            let host = try WebHostProcess(fixture)
+            let events = try TCPConnection(port: host.port)
+            try events.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            let deadline = ContinuousClock.now + .seconds(20)
+            let head = try events.read(through: "event: hello", by: deadline, "the stream's hello")
+            #expect(head.contains("text/event-stream"))
+            #expect(fixture.ctl("clock", "advance", "90s").status == 0)
+            _ = try events.read(through: "event: entryChange\ndata: ", by: deadline, "an entryChange event")
+            let data = try events.read(through: "\n", by: deadline, "the entryChange event's data")
+            #expect(data.contains(#""instance":"\#(id)""#))
+            #expect(data.contains(#""word":"two""#))
+        }
+
+        @Test func whatTheBrowserShowsIsReportedVisibleAndNothingOnceItIsGone() throws {
+            let fixture = try Self.daemon()
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let top = try fixture.add("com.example.clock")
+            let other = try fixture.add("com.example.random-number")
+            let single = try fixture.add("com.example.quote", family: "systemMedium")
+            #expect(fixture.ctl("stack", "add", "home", top, other).status == 0)
+            func visible() -> Set<String> {
+                Set(fixture.ctl("--json", "list").array.filter { $0["visible"] as? Bool == true }.compactMap { $0["id"] as? String })
+            }
+            let host = try WebHostProcess(fixture)
+            #expect(visible().isEmpty, "no browser yet, nothing shown")
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            let page = try browser.page()
+            let shown = try page.waitFor("three cards on the page", "[...document.querySelectorAll('main [data-shown]')].map(e => e.dataset.instance).sort().join(' ')") {
+                ($0 as? String)?.split(separator: " ").count == 3
+            }
+            #expect(shown as? String == [top, other, single].sorted().joined(separator: " "))
+            try Poll.until("widgetd to hear that the page shows all three", within: 10) { visible() == [top, other, single] }
+            browser.close()
+            try Poll.until("widgetd to hear that nothing is shown once the browser is gone", within: 10) { visible().isEmpty }
+        }
+
+        @Test func theEditSheetShowsTheDaemonsErrorNextToItsFieldAndSaves() throws {
+            let fixture = try Self.daemon()
+            let id = try fixture.add("com.example.random-number")
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("the random number's card", "!!document.querySelector('[data-instance=\"\(id)\"] [data-action=edit]')") { $0 as? Bool == true }
+            try page.evaluate("document.querySelector('[data-instance=\"\(id)\"] [data-action=edit]').click()")
+            try page.waitFor("the sheet's Max Number field", "!!document.querySelector('#editor:not([hidden]) [name=maxNumber]')") { $0 as? Bool == true }
+            // showIf: the custom range is shown only while "Use Custom Range" is on.
+            #expect(try page.evaluate("document.querySelector('#editor [data-field=customRange]').hidden") as? Bool == true)
+            #expect(try page.evaluate("document.querySelector('#editor [name=maxNumber]').value") as? String == "100")
+
+            let setMax = { (value: String) in
+                "(() => { const i = document.querySelector('#editor [name=maxNumber]'); i.value = '\(value)';"
+                    + " i.dispatchEvent(new Event('input')); document.getElementById('editor-save').click(); })()"
+            }
+            try page.evaluate(setMax("500"))
+            let error = try page.waitFor("the daemon's error next to Max Number", "document.querySelector('#editor [data-error-for=maxNumber]').textContent") {
+                !(($0 as? String) ?? "").isEmpty
+            }
+            #expect((error as? String ?? "").contains("200"), "\(String(describing: error))")
+            let unchanged = fixture.ctl("--json", "list").array.first?["configuration"] as? [String: Any]
+            #expect(unchanged?["maxNumber"] as? Int == 100)
+
+            try page.evaluate(setMax("42"))
+            try page.waitFor("the sheet to close once saved", "document.getElementById('editor').hidden") { $0 as? Bool == true }
+            let configuration = fixture.ctl("--json", "list").array.first?["configuration"] as? [String: Any]
+            #expect(configuration?["maxNumber"] as? Int == 42)
+        }
+
+        @Test func theGalleryAddsAnInstanceIntoAStack() throws {
+            let fixture = try Self.daemon()
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("the empty home stack", "!!document.querySelector('[data-stack=home]')") { $0 as? Bool == true }
+            try page.evaluate("document.getElementById('open-gallery').click()")
+            let add = "[data-add=\"com.example.quote systemMedium\"]"
+            try page.waitFor("the quote's medium preview in the gallery", "document.querySelector('[data-kind=\"com.example.quote\"] .family-systemMedium .t-quote') !== null") {
+                $0 as? Bool == true
+            }
+            #expect(try page.evaluate("document.querySelector('[data-kind=\"com.example.quote\"] h3').textContent") as? String == "Quote")
+            try page.evaluate("document.getElementById('gallery-stack').value = 'home'; document.querySelector('\(add)').click()")
+            try page.waitFor("the new quote on top of the home stack", "document.querySelector('[data-stack=home] .card.top')?.dataset.kind ?? null") {
+                $0 as? String == "com.example.quote"
+            }
+            let listed = fixture.ctl("--json", "list").array
+            #expect(listed.map { $0["kind"] as? String } == ["com.example.quote"])
+            #expect(listed.first?["family"] as? String == "systemMedium")
+            let stacks = fixture.ctl("--json", "stack", "list").array
+            #expect(stacks.first?["instances"] as? [String] == listed.compactMap { $0["id"] as? String })
+        }
+    }
+}
