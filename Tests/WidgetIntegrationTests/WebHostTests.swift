@@ -111,6 +111,44 @@ extension Integration {
             try page.waitFor("the schedule panel", "document.getElementById('panel-title').textContent") { $0 as? String == "Schedule" }
         }
 
+        /// `WIDGETD_WEB_SCREENSHOTS=DIR` writes the page (`web.png`, the README's picture),
+        /// the gallery and the Edit Widget sheet there, with the shipped examples.
+        @Test(.enabled(if: ProcessInfo.processInfo.environment["WIDGETD_WEB_SCREENSHOTS"] != nil))
+        func screenshots() throws {
+            let folder = ProcessInfo.processInfo.environment["WIDGETD_WEB_SCREENSHOTS"]!
+            let fixture = try Self.daemon()
+            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            let ranger = try fixture.add("com.example.emoji-rangers", "character=egghead")
+            let random = try fixture.add("com.example.random-number")
+            let panda = try fixture.add("com.example.emoji-rangers", "character=panda")
+            #expect(fixture.ctl("stack", "add", "home", ranger, random, panda).status == 0)
+            #expect(fixture.ctl("stack", "create", "desk").status == 0)
+            let load = try fixture.add("com.example.system-load", family: "systemMedium")
+            let clock = try fixture.add("com.example.clock")
+            #expect(fixture.ctl("stack", "add", "desk", load, clock).status == 0)
+            _ = try fixture.add("com.example.quote", family: "systemMedium")
+            _ = try fixture.add("com.example.shortcuts", family: "systemMedium")
+            #expect(fixture.ctl("clock", "advance", "20m").status == 0)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory, width: 1200, height: 860)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("six cards drawn by their templates", "document.querySelectorAll('main [class^=t-]').length") { ($0 as? Int ?? 0) >= 7 }
+            usleep(300_000)  // fonts
+            try page.screenshot().write(to: URL(fileURLWithPath: folder + "/web.png"))
+
+            try page.evaluate("document.getElementById('open-gallery').click()")
+            try page.waitFor("the gallery's previews", "document.querySelectorAll('#gallery [class^=t-]').length") { ($0 as? Int ?? 0) >= 10 }
+            try page.screenshot().write(to: URL(fileURLWithPath: folder + "/web-gallery.png"))
+            try page.evaluate("document.querySelector('#gallery [data-close]').click()")
+
+            try page.evaluate("document.querySelector('[data-instance=\"\(random)\"] [data-action=edit]').click()")
+            try page.waitFor("the sheet", "!!document.querySelector('#editor:not([hidden]) [name=maxNumber]')") { $0 as? Bool == true }
+            try page.evaluate("document.querySelector('#editor [name=useCustomRange]').click()")
+            try page.waitFor("the provider's ranges", "document.querySelector('#editor [data-field=customRange]').outerHTML") { ($0 as? String ?? "").contains("1-10") }
+            try page.screenshot().write(to: URL(fileURLWithPath: folder + "/web-edit.png"))
+        }
+
         @Test func theEventStreamDeliversAnEntryChange() throws {
             let fixture = try DaemonFixture()
             try fixture.descriptor("test.note", exec: nil)

@@ -338,7 +338,7 @@ extension PageAssets {
           box.refill = (fresh) => {
             selects.forEach((select, index) => {
               const keep = select.value || values[index];
-              select.replaceChildren(el('option', { value: '' }, '—'), fresh.map((o) => el('option', { value: o.id, selected: keep === o.id }, o.display)));
+              select.replaceChildren(el('option', { value: '' }, '—'), ...fresh.map((o) => el('option', { value: o.id, selected: keep === o.id }, o.display)));
               if (keep && !fresh.some((o) => o.id === keep)) select.append(el('option', { value: keep, selected: true }, keep));
             });
           };

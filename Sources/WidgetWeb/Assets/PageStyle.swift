@@ -79,6 +79,9 @@ extension PageAssets {
                  box-shadow: 0 30px 80px rgba(0,0,0,.6); border: 1px solid rgba(255,255,255,.1); }
         .sheet button.primary { background: var(--accent, #0a84ff); }
         .gallery { width: min(980px, 100%); }
+        .gallery > header label { font-size: 14px; color: #aeaeb2; }
+        .gallery > header select { margin-left: 6px; background: rgba(255,255,255,.08); color: inherit; border: 1px solid rgba(255,255,255,.15);
+                                   border-radius: 9px; padding: 4px 8px; }
         .gallery-kind { padding: 12px 0; border-top: 1px solid rgba(255,255,255,.08); }
         .gallery-kind h3 { margin: 0; font-size: 16px; }
         .description { color: #aeaeb2; margin: 4px 0 12px; font-size: 14px; }
