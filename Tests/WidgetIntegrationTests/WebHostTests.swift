@@ -207,6 +207,17 @@ extension Integration {
             // showIf: the custom range is shown only while "Use Custom Range" is on.
             #expect(try page.evaluate("document.querySelector('#editor [data-field=customRange]').hidden") as? Bool == true)
             #expect(try page.evaluate("document.querySelector('#editor [name=maxNumber]').value") as? String == "100")
+            // Turned on, it shows the range picker, its options from the provider, searched.
+            try page.evaluate("document.querySelector('#editor [name=useCustomRange]').click()")
+            try page.waitFor("the provider's ranges", "[...document.querySelectorAll('#editor [name=customRange] option')].map(o => o.value).join(' ')") {
+                $0 as? String == " 1-10 1-100 50-150 100-1000"
+            }
+            #expect(try page.evaluate("document.querySelector('#editor [data-field=maxNumber]').hidden") as? Bool == true)
+            try page.evaluate("const s = document.querySelector('#editor [data-field=customRange] .search'); s.value = 'hundred'; s.dispatchEvent(new Event('input'))")
+            try page.waitFor("the ranges that match 'hundred'", "[...document.querySelectorAll('#editor [name=customRange] option')].map(o => o.value).join(' ')") {
+                ($0 as? String ?? "").split(separator: " ").count < 4
+            }
+            try page.evaluate("document.querySelector('#editor [name=useCustomRange]').click()")
 
             let setMax = { (value: String) in
                 "(() => { const i = document.querySelector('#editor [name=maxNumber]'); i.value = '\(value)';"
