@@ -94,6 +94,7 @@ let package = Package(
             dependencies: [
                 "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

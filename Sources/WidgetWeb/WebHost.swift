@@ -17,6 +17,7 @@ public struct WebHost: Sendable {
         let hub = EventHub { shown in reporter.submit(shown) }
         let subscription = DaemonSubscription(socketPath: socketPath, hub: hub, reporter: reporter)
         let router = Router()
+        router.add(middleware: SameOriginGuard(listenHost: address.host))
         WebRoutes(daemon: daemon, hub: hub, renderer: CardRenderer()).add(to: router)
         var logger = Logger(label: "widgetd-web")
         logger.logLevel = .warning

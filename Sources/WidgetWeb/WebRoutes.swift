@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import WidgetCore
 import WidgetProtocol
 import WidgetdClient
@@ -77,28 +78,40 @@ struct WebRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             let (id, events) = hub.connect()
             // A browser that closes the page ends its stream at once, so what it showed
-            // stops being reported without waiting for a write to fail.
-            try await request.body.consumeWithInboundCloseHandler { _ in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        // A proxy or a sleeping laptop may drop an idle connection silently;
-                        // a comment now and then finds out.
-                        while true {
-                            try await Task.sleep(for: .seconds(25))
-                            hub.keepAlive(id)
-                        }
-                    }
-                    for await event in events {
-                        try await writer.write(ByteBuffer(string: event))
-                    }
-                    group.cancelAll()
+            // stops being reported without waiting for a write to fail; SIGTERM ends it too,
+            // or the server would wait for the browser before it stops.
+            try await withGracefulShutdownHandler {
+                try await request.body.consumeWithInboundCloseHandler { _ in
+                    try await Self.pass(events, to: &writer, keepingAlive: id, hub)
+                } onInboundClosed: {
+                    hub.disconnect(id)
                 }
-            } onInboundClosed: {
+            } onGracefulShutdown: {
                 hub.disconnect(id)
             }
             hub.disconnect(id)
             try await writer.finish(nil)
         })
+    }
+
+    /// Writes each event until the stream ends (the browser left, or the host stops).
+    private static func pass(
+        _ events: AsyncStream<String>, to writer: inout any ResponseBodyWriter, keepingAlive id: Int, _ hub: EventHub
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A proxy or a sleeping laptop may drop an idle connection silently; a
+                // comment now and then finds out.
+                while true {
+                    try await Task.sleep(for: .seconds(25))
+                    hub.keepAlive(id)
+                }
+            }
+            for await event in events {
+                try await writer.write(ByteBuffer(string: event))
+            }
+            group.cancelAll()
+        }
     }
 
     /// `{"client": ID, "instances": [...]}`: what one browser's page shows now.

@@ -169,6 +169,32 @@ extension Integration {
             let data = try events.read(through: "\n", by: deadline, "the entryChange event's data")
             #expect(data.contains(#""instance":"\#(id)""#))
             #expect(data.contains(#""word":"two""#))
+
+            // SIGTERM ends the open stream and the host.
+            #expect(host.stop() == 0)
+            _ = try events.read(through: "0\r\n\r\n", by: deadline, "the stream's end")
+        }
+
+        @Test func anotherSiteCannotChangeWidgetsThroughTheBrowser() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.note", exec: nil)
+            try fixture.start(clock: "2026-01-05T08:00:00Z")
+            let host = try WebHostProcess(fixture)
+            func status(_ request: String) throws -> String {
+                let connection = try TCPConnection(port: host.port)
+                try connection.send(request)
+                return try connection.read(through: "\r\n", by: ContinuousClock.now + .seconds(10), "the status line")
+            }
+            let body = #"{"kind":"test.note","family":"systemSmall"}"#
+            let add = "POST /api/instances HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+            // A form or fetch from another site's page.
+            #expect(try status(add + "Host: 127.0.0.1:\(host.port)\r\nOrigin: http://elsewhere.example\r\n\r\n" + body).hasPrefix("HTTP/1.1 403"))
+            // A name of another site made to resolve to this machine.
+            #expect(try status("GET /api/page HTTP/1.1\r\nHost: elsewhere.example:\(host.port)\r\n\r\n").hasPrefix("HTTP/1.1 403"))
+            #expect(fixture.ctl("--json", "list").array.isEmpty)
+            // The page itself may.
+            #expect(try status(add + "Host: localhost:\(host.port)\r\nOrigin: http://localhost:\(host.port)\r\n\r\n" + body).hasPrefix("HTTP/1.1 200"))
+            #expect(fixture.ctl("--json", "list").array.count == 1)
         }
 
         @Test func whatTheBrowserShowsIsReportedVisibleAndNothingOnceItIsGone() throws {
