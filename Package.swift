@@ -119,6 +119,7 @@ let package = Package(
             name: "WidgetDaemonTests",
             dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles"],
             swiftSettings: strict),
+        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetCore"], swiftSettings: strict),
         .testTarget(
             name: "WidgetIntegrationTests",
             dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd"],

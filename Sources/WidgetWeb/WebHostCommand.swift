@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOCore
 
 /// `widgetd-web --socket PATH --listen HOST:PORT` (docs/hosts.md, "Web host").
 public struct WebHostCommand: AsyncParsableCommand {
@@ -8,10 +9,10 @@ public struct WebHostCommand: AsyncParsableCommand {
         abstract: "Shows widgetd's stacks and widgets in a browser, live.",
         discussion: "GET / is the page. The host is a member of the host group: the page can add, configure and swipe.")
 
-    @Option(help: "widgetd's control socket (default: found as widgetctl finds it).")
+    @Option(help: ArgumentHelp("widgetd's control socket (default: found as widgetctl finds it).", valueName: "PATH"))
     var socket: String?
 
-    @Option(help: "HOST:PORT to serve on (port 0: any free port, printed at start).")
+    @Option(help: ArgumentHelp("Where to serve HTTP (port 0: any free port, printed at start).", valueName: "HOST:PORT"))
     var listen: String = ListenAddress.standard.description
 
     public init() {}
@@ -24,6 +25,17 @@ public struct WebHostCommand: AsyncParsableCommand {
 
     public func run() async throws {
         let address = ListenAddress(listen)!
-        try await WebHost(socketPath: socket).run(listening: address)
+        do {
+            try await WebHost(socketPath: socket).run(listening: address)
+        } catch let error as IOError {
+            // A bind that fails (the port taken, an address not of this machine) says so
+            // plainly instead of naming NIO's system call.
+            throw ServeError(description: "cannot serve on \(address): \(String(cString: strerror(error.errnoCode)))")
+        }
     }
+}
+
+/// Why the host could not start serving (exit status 1).
+struct ServeError: Error, CustomStringConvertible {
+    var description: String
 }
