@@ -220,6 +220,33 @@ extension Integration {
             try Poll.until("widgetd to hear that nothing is shown once the browser is gone", within: 10) { visible().isEmpty }
         }
 
+        @Test func thePageComesBackAfterWidgetdRestarts() throws {
+            let fixture = try DaemonFixture()
+            try Self.templatedKind(fixture)
+            try fixture.start(clock: Self.start)
+            let id = try fixture.add("test.note")
+            Self.push(fixture, id, [("2026-01-05T09:00:00Z", "before", nil)])
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            let word = "document.querySelector('[data-instance=\"\(id)\"] .word')?.textContent ?? null"
+            try page.waitFor("the note", word) { $0 as? String == "before" }
+            func visible() -> Bool { fixture.ctl("--json", "list").array.first?["visible"] as? Bool == true }
+            try Poll.until("the note reported visible", within: 10) { visible() }
+
+            #expect(fixture.stop() == 0)
+            try page.waitFor("the page to say widgetd is away", "document.getElementById('status').textContent") {
+                ($0 as? String ?? "").hasPrefix("widgetd is away")
+            }
+            try fixture.start(clock: Self.start)
+            // The host connects again by itself; the page reads again and reports again.
+            Self.push(fixture, id, [("2026-01-05T09:00:00Z", "after", nil)])
+            try page.waitFor("the note's new entry after the restart", word) { $0 as? String == "after" }
+            try Poll.until("the note reported visible to the new daemon", within: 10) { visible() }
+            #expect(try page.evaluate("document.getElementById('status').textContent") as? String == "")
+        }
+
         @Test func theEditSheetShowsTheDaemonsErrorNextToItsFieldAndSaves() throws {
             let fixture = try Self.daemon()
             let id = try fixture.add("com.example.random-number")
