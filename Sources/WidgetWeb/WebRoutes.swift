@@ -32,12 +32,12 @@ struct WebRoutes: Sendable {
         }
         router.post("/api/instances/:id/configure") { request, context in
             var params = try await body(request, keys: ["configuration", "replace"])
-            params["id"] = .string(try context.parameters.require("id"))
+            params["id"] = try Self.parameter("id", context)
             return await passOn(.configure, params)
         }
-        router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": .string(try context.parameters.require("id"))]) }
-        router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": .string(try context.parameters.require("id"))]) }
-        router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": .string(try context.parameters.require("id"))]) }
+        router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": try Self.parameter("id", context)]) }
+        router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": try Self.parameter("id", context)]) }
+        router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": try Self.parameter("id", context)]) }
         router.post("/api/preview") { request, _ in await preview(try await body(request, keys: ["kind", "family", "configuration"])) }
         router.get("/api/options") { request, _ in
             let query = request.uri.queryParameters
@@ -50,17 +50,17 @@ struct WebRoutes: Sendable {
         router.post("/api/stacks") { request, _ in await passOn(.stackCreate, try await body(request, keys: ["name", "smartRotate"])) }
         router.post("/api/stacks/:name/swipe") { request, context in
             var params = try await body(request, keys: ["instance"])
-            params["name"] = .string(try context.parameters.require("name"))
+            params["name"] = try Self.parameter("name", context)
             return await passOn(.stackSwipe, params)
         }
         router.post("/api/stacks/:name/smart-rotate") { request, context in
             var params = try await body(request, keys: ["on"])
-            params["name"] = .string(try context.parameters.require("name"))
+            params["name"] = try Self.parameter("name", context)
             return await passOn(.stackSmartRotate, params)
         }
-        router.get("/api/stacks/:name/explain") { _, context in await passOn(.explain, ["name": .string(try context.parameters.require("name"))]) }
+        router.get("/api/stacks/:name/explain") { _, context in await passOn(.explain, ["name": try Self.parameter("name", context)]) }
         router.get("/api/stacks/:name/log") { request, context in
-            var params: [String: JSONValue] = ["stack": .string(try context.parameters.require("name"))]
+            var params: [String: JSONValue] = ["stack": try Self.parameter("name", context)]
             params["limit"] = .integer(Int64(request.uri.queryParameters.get("limit").flatMap { Int64($0) } ?? 50))
             return await passOn(.log, params)
         }
@@ -176,6 +176,13 @@ struct WebRoutes: Sendable {
         let value = try WidgetJSON.decoder.decode(JSONValue.self, from: Data(buffer.readableBytesView))
         guard case .object(let fields) = value else { throw HTTPError(.badRequest, message: "expected a JSON object") }
         return fields.filter { keys.contains($0.key) }
+    }
+
+    /// A path parameter as the page wrote it: Hummingbird leaves a path's percent-encoding
+    /// in place (a stack named "my desk" arrives as `my%20desk`).
+    private static func parameter(_ name: String, _ context: BasicRequestContext) throws -> JSONValue {
+        let raw = try context.parameters.require(name)
+        return .string(raw.removingPercentEncoding ?? raw)
     }
 
     static func json(_ value: JSONValue) -> Response {

@@ -76,32 +76,33 @@ extension Integration {
             let fixture = try DaemonFixture()
             try Self.templatedKind(fixture)
             try fixture.start(clock: Self.start)
-            #expect(fixture.ctl("stack", "create", "home").status == 0)
+            // A name that the page must escape in its routes.
+            #expect(fixture.ctl("stack", "create", "my desk").status == 0)
             let first = try fixture.add("test.note")
             let second = try fixture.add("test.note")
             Self.push(fixture, first, [("2026-01-05T09:00:00Z", "morning", 1)])
             Self.push(fixture, second, [("2026-01-05T09:00:00Z", "later", nil)])
-            #expect(fixture.ctl("stack", "add", "home", first, second).status == 0)
+            #expect(fixture.ctl("stack", "add", "my desk", first, second).status == 0)
             #expect(fixture.ctl("clock", "advance", "0s").status == 0)
             let host = try WebHostProcess(fixture)
             let browser = try Chromium(url: host.url, directory: fixture.directory)
             defer { browser.close() }
             let page = try browser.page()
-            try page.waitFor("the first note on top", Self.topInDOM("home")) { $0 as? String == first }
+            try page.waitFor("the first note on top", Self.topInDOM("my desk")) { $0 as? String == first }
             func stack() -> [String: Any] { fixture.ctl("--json", "stack", "list").array.first ?? [:] }
 
             // A tap on the smaller widget beside the top swipes to it.
-            try page.evaluate("document.querySelector('[data-stack=home] .card.peek .face').click()")
-            try page.waitFor("the swipe to the second note", Self.topInDOM("home")) { $0 as? String == second }
+            try page.evaluate("document.querySelector('[data-stack=\"my desk\"] .card.peek .face').click()")
+            try page.waitFor("the swipe to the second note", Self.topInDOM("my desk")) { $0 as? String == second }
             #expect(stack()["top"] as? String == second)
 
-            try page.evaluate("document.querySelector('[data-stack=home] [data-action=smart-rotate]').click()")
+            try page.evaluate("document.querySelector('[data-stack=\"my desk\"] [data-action=smart-rotate]').click()")
             try Poll.until("Smart Rotate off in widgetd", within: 10) { stack()["smartRotate"] as? Bool == false }
-            try page.waitFor("the switch drawn off", "document.querySelector('[data-stack=home] [data-action=smart-rotate]').checked") { $0 as? Bool == false }
+            try page.waitFor("the switch drawn off", "document.querySelector('[data-stack=\"my desk\"] [data-action=smart-rotate]').checked") { $0 as? Bool == false }
 
-            try page.evaluate("document.querySelector('[data-stack=home] [data-action=explain]').click()")
+            try page.evaluate("document.querySelector('[data-stack=\"my desk\"] [data-action=explain]').click()")
             try page.waitFor("the explain panel's two candidates", "document.querySelectorAll('#panel:not([hidden]) tbody tr').length") { $0 as? Int == 2 }
-            try page.evaluate("document.querySelector('[data-stack=home] [data-action=log]').click()")
+            try page.evaluate("document.querySelector('[data-stack=\"my desk\"] [data-action=log]').click()")
             try page.waitFor("the decision log's swipe", "document.getElementById('panel-body').textContent") { ($0 as? String ?? "").contains(second) }
             try page.evaluate("document.querySelector('[data-instance=\"\(first)\"] [data-action=timeline]').click()")
             try page.waitFor("the first note's budget", "document.querySelector('[data-budget=\"\(first)\"]')?.textContent ?? ''") {
@@ -260,6 +261,9 @@ extension Integration {
             // showIf: the custom range is shown only while "Use Custom Range" is on.
             #expect(try page.evaluate("document.querySelector('#editor [data-field=customRange]').hidden") as? Bool == true)
             #expect(try page.evaluate("document.querySelector('#editor [name=maxNumber]').value") as? String == "100")
+            // In the descriptor's colours.
+            #expect(try page.evaluate("getComputedStyle(document.querySelector('#editor .sheet')).backgroundColor") as? String == "rgb(36, 28, 51)")
+            #expect(try page.evaluate("getComputedStyle(document.getElementById('editor-save')).backgroundColor") as? String == "rgb(191, 90, 242)")
             // Turned on, it shows the range picker, its options from the provider, searched.
             try page.evaluate("document.querySelector('#editor [name=useCustomRange]').click()")
             try page.waitFor("the provider's ranges", "[...document.querySelectorAll('#editor [name=customRange] option')].map(o => o.value).join(' ')") {
@@ -288,6 +292,25 @@ extension Integration {
             try page.waitFor("the sheet to close once saved", "document.getElementById('editor').hidden") { $0 as? Bool == true }
             let configuration = fixture.ctl("--json", "list").array.first?["configuration"] as? [String: Any]
             #expect(configuration?["maxNumber"] as? Int == 42)
+        }
+
+        @Test func aParameterOfSeveralValuesGetsTheFamilysCountOfPickers() throws {
+            let fixture = try Self.daemon()
+            let id = try fixture.add("com.example.shortcuts", family: "systemMedium")
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: host.url, directory: fixture.directory)
+            defer { browser.close() }
+            let page = try browser.page()
+            try page.waitFor("the shortcuts' card", "!!document.querySelector('[data-instance=\"\(id)\"] [data-action=edit]')") { $0 as? Bool == true }
+            try page.evaluate("document.querySelector('[data-instance=\"\(id)\"] [data-action=edit]').click()")
+            // Four pickers for systemMedium, each on its default, each offering the provider's eight buttons.
+            let pickers = "[...document.querySelectorAll('#editor [data-field=buttons] select')]"
+            try page.waitFor("four pickers with the provider's options", "\(pickers).map(s => s.options.length).join(' ')") { $0 as? String == "9 9 9 9" }
+            #expect(try page.evaluate("\(pickers).map(s => s.value).join(' ')") as? String == "scan pay collect card")
+            try page.evaluate("const s = \(pickers)[3]; s.value = 'travel'; s.dispatchEvent(new Event('change')); document.getElementById('editor-save').click()")
+            try page.waitFor("the sheet to close once saved", "document.getElementById('editor').hidden") { $0 as? Bool == true }
+            let configuration = fixture.ctl("--json", "list").array.first?["configuration"] as? [String: Any]
+            #expect(configuration?["buttons"] as? [String] == ["scan", "pay", "collect", "travel"])
         }
 
         @Test func theGalleryAddsAnInstanceIntoAStack() throws {
