@@ -270,6 +270,9 @@ extension Integration {
                 $0 as? String == " 1-10 1-100 50-150 100-1000"
             }
             #expect(try page.evaluate("document.querySelector('#editor [data-field=maxNumber]').hidden") as? Bool == true)
+            // The preview follows the sheet.
+            try page.evaluate("const r = document.querySelector('#editor [name=customRange]'); r.value = '1-10'; r.dispatchEvent(new Event('change'))")
+            try page.waitFor("the preview drawn from 1 to 10", "document.querySelector('#editor-preview .range')?.textContent ?? null") { $0 as? String == "1...10" }
             try page.evaluate("const s = document.querySelector('#editor [data-field=customRange] .search'); s.value = 'hundred'; s.dispatchEvent(new Event('input'))")
             try page.waitFor("the ranges that match 'hundred'", "[...document.querySelectorAll('#editor [name=customRange] option')].map(o => o.value).join(' ')") {
                 ($0 as? String ?? "").split(separator: " ").count < 4

@@ -285,7 +285,7 @@ extension PageAssets {
           const name = parameter.name;
           const row = el('div', { class: 'field', 'data-field': name },
             el('label', { for: `field-${name}` }, parameter.title || name));
-          const set = (value) => { editor.values[name] = value; clearError(name); applyShowIf(); };
+          const set = (value) => { editor.values[name] = value; clearError(name); applyShowIf(); previewSoon(); };
           const value = editor.values[name];
           let input;
           switch (parameter.type) {
@@ -361,6 +361,29 @@ extension PageAssets {
           return el('div', { class: 'entity' }, search, box);
         }
 
+        // The preview follows the sheet, as the user changes it (the provider's snapshot of
+        // what would be saved; a value it refuses leaves the last preview).
+        let previewTimer = null;
+        function previewSoon() {
+          clearTimeout(previewTimer);
+          previewTimer = setTimeout(async () => {
+            try {
+              const preview = await api('POST', '/api/preview', { kind: editor.kind.kind, family: editor.family, configuration: sheetConfiguration() });
+              const body = document.querySelector('#editor-preview .card-body');
+              if (body) body.innerHTML = preview.html;
+            } catch (error) { /* the daemon's reason shows under the field once saved */ }
+          }, 300);
+        }
+
+        function sheetConfiguration() {
+          const configuration = {};
+          for (const parameter of editor.kind.intent.parameters) {
+            const value = editor.values[parameter.name];
+            if (isShown(parameter) && value != null && !(typeof value === 'number' && isNaN(value))) configuration[parameter.name] = value;
+          }
+          return configuration;
+        }
+
         function applyShowIf() {
           for (const parameter of editor.kind.intent.parameters) {
             const row = document.querySelector(`#editor-fields [data-field="${CSS.escape(parameter.name)}"]`);
@@ -385,11 +408,7 @@ extension PageAssets {
 
         async function saveEditor(event) {
           event.preventDefault();
-          const configuration = {};
-          for (const parameter of editor.kind.intent.parameters) {
-            const value = editor.values[parameter.name];
-            if (isShown(parameter) && value != null && !(typeof value === 'number' && isNaN(value))) configuration[parameter.name] = value;
-          }
+          const configuration = sheetConfiguration();
           document.getElementById('editor-error').textContent = '';
           try {
             await api('POST', `/api/instances/${editor.id}/configure`, { configuration, replace: true });
