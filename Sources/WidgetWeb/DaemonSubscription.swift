@@ -30,24 +30,33 @@ final class DaemonSubscription: Service, Sendable {
     private func readForever() {
         var lastProblem: String?
         while true {
-            do {
-                let connection = try WidgetdConnection(path: socketPath)
-                if lastProblem != nil {
-                    lastProblem = nil
-                    announce(connected: true, nil)
-                }
-                try connection.stream(.subscribe, EmptyParams()) { line in
-                    if let event = Self.event(line) { hub.broadcast(event) }
-                }
-            } catch {
-                let problem = error.description
-                if problem != lastProblem {
-                    lastProblem = problem
-                    FileHandle.standardError.write(Data("widgetd-web: \(problem); trying again every second\n".utf8))
-                    announce(connected: false, problem)
-                }
+            let (connected, problem) = follow(after: lastProblem)
+            if connected { lastProblem = nil }
+            if problem != lastProblem {
+                lastProblem = problem
+                FileHandle.standardError.write(Data("widgetd-web: \(problem); trying again every second\n".utf8))
+                announce(connected: false, problem)
             }
             sleep(1)
+        }
+    }
+
+    /// One connection, from connecting until it is lost: whether it connected, and why it ended.
+    /// Kept out of `readForever`: with the client's endless read inlined inside the endless
+    /// retry, the optimizer's loop-invariant code motion never finishes (Swift 6.3, -O).
+    @inline(never)
+    private func follow(after lastProblem: String?) -> (connected: Bool, problem: String) {
+        var connected = false
+        do {
+            let connection = try WidgetdConnection(path: socketPath)
+            connected = true
+            if lastProblem != nil { announce(connected: true, nil) }
+            try connection.stream(.subscribe, EmptyParams()) { line in
+                if let event = Self.event(line) { hub.broadcast(event) }
+            }
+            return (connected, "the subscription ended")
+        } catch {
+            return (connected, error.description)
         }
     }
 
