@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
+        .executable(name: "widgetd-web", targets: ["widgetd-web"]),
         // For Benchmarks/ (which measures the core and seeds large state databases directly) and
         // Fuzz/ (which feeds the parsers hostile bytes).
         .library(name: "WidgetCore", targets: ["WidgetCore"]),
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
     ],
     targets: [
         // Pure: model, timelines, reload scheduling, budget, settings. No I/O; time is passed in.
@@ -90,7 +92,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The web host: a page of stacks and widgets for a browser, fed by one subscription.
+        .target(
+            name: "WidgetWeb",
+            dependencies: [
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
         .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon"], swiftSettings: strict),
+        .executableTarget(name: "widgetd-web", dependencies: ["WidgetWeb"], swiftSettings: strict),
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
         // The SDK for provider executables: WidgetKit's TimelineProvider side. Foundation only.
         .target(name: "WidgetProviderKit", swiftSettings: strict),
@@ -107,6 +123,7 @@ let package = Package(
             name: "WidgetDaemonTests",
             dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles"],
             swiftSettings: strict),
+        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetCore"], swiftSettings: strict),
         .testTarget(
             name: "WidgetIntegrationTests",
             dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd"],

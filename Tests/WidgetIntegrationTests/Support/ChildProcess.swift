@@ -12,7 +12,9 @@ final class ChildProcess {
     private let executable: String
     private var status: Int32?
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String], logPath: String) throws {
+    /// `ownGroup`: the child leads a process group of its own, so that `killGroup` ends it
+    /// with every process it started (a browser's helpers), and nothing else.
+    init(_ executable: String, _ arguments: [String], environment: [String: String], logPath: String, ownGroup: Bool = false) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -39,7 +41,12 @@ final class ChildProcess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
         guard result == 0 else { throw FixtureError("cannot start \(executable): \(String(cString: strerror(result)))") }
@@ -52,6 +59,12 @@ final class ChildProcess {
             kill(processIdentifier, SIGKILL)
             waitUntilExit()
         }
+    }
+
+    /// SIGKILL to the child's whole process group (started with `ownGroup`), then reaps the child.
+    func killGroup() {
+        kill(-processIdentifier, SIGKILL)
+        waitUntilExit()
     }
 
     var isRunning: Bool {

@@ -15,6 +15,7 @@ enum TestPaths {
 
     static var widgetd: String { binDirectory + "/widgetd" }
     static var widgetctl: String { binDirectory + "/widgetctl" }
+    static var widgetdWeb: String { binDirectory + "/widgetd-web" }
 
     static let repository: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

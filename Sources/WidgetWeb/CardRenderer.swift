@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+import WidgetCore
+import WidgetDisplay
+import WidgetProtocol
+
+/// An entry as a card's HTML: the kind's HTML template (`templates.html`, read from the file
+/// the descriptor names and compiled once per change of the file) or the generic card.
+final class CardRenderer: Sendable {
+    private struct Compiled {
+        var modified: Date?
+        var template: EntryTemplate?
+    }
+
+    private let compiled = Mutex<[String: Compiled]>([:])
+
+    /// `extra` are the names the host adds for a template (docs/widgets.md, "Templates").
+    func html(_ entry: TimelineEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue]) -> String {
+        guard let entry else {
+            return #"<div class="generic generic-empty">Waiting for its timeline…</div>"#
+        }
+        guard let path = kind?.templates?.html, let template = template(at: path) else {
+            return GenericCard.html(entry.content)
+        }
+        return template.render(entry.content, extra: extra)
+    }
+
+    /// The template at `path`, read again when the file changed (widgetd re-reads a changed
+    /// descriptor at once; its template file may change without it). Nil when it cannot be
+    /// read or compiled now: the card falls back to the generic one.
+    private func template(at path: String) -> EntryTemplate? {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        if let known = compiled.withLock({ $0[path] }), known.modified == modified { return known.template }
+        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let template = text.flatMap { try? EntryTemplate($0, escaping: .html) }
+        compiled.withLock { $0[path] = Compiled(modified: modified, template: template) }
+        return template
+    }
+}

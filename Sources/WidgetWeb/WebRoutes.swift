@@ -1,0 +1,216 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import WidgetCore
+import WidgetProtocol
+import WidgetdClient
+
+/// The host's routes: the page and its assets, the event stream, and a JSON API that the page
+/// calls, each route one daemon method (docs/hosts.md lists them).
+struct WebRoutes: Sendable {
+    let daemon: DaemonClient
+    let hub: EventHub
+    let renderer: CardRenderer
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in Self.asset(PageAssets.html, "text/html; charset=utf-8") }
+        router.get("/app.js") { _, _ in Self.asset(PageAssets.script, "text/javascript; charset=utf-8") }
+        router.get("/app.css") { _, _ in Self.asset(PageAssets.style, "text/css; charset=utf-8") }
+        router.get("/events") { request, _ in events(request) }
+
+        router.get("/api/page") { _, _ in
+            await answer { [renderer] () throws(DaemonCallError) in
+                try await daemon.run { connection throws(WidgetdClientError) in try PageModel.read(connection, renderer: renderer) }
+            }
+        }
+        router.post("/api/visible") { request, _ in await visible(request) }
+        router.get("/api/widgets") { _, _ in await passOn(.widgets) }
+        router.get("/api/schedule") { _, _ in await passOn(.schedule) }
+        router.post("/api/instances") { request, _ in
+            await passOn(.add, try await body(request, keys: ["kind", "family", "configuration", "stack"]))
+        }
+        router.post("/api/instances/:id/configure") { request, context in
+            var params = try await body(request, keys: ["configuration", "replace"])
+            params["id"] = try Self.parameter("id", context)
+            return await passOn(.configure, params)
+        }
+        router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": try Self.parameter("id", context)]) }
+        router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": try Self.parameter("id", context)]) }
+        router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": try Self.parameter("id", context)]) }
+        router.post("/api/preview") { request, _ in await preview(try await body(request, keys: ["kind", "family", "configuration"])) }
+        router.get("/api/options") { request, _ in
+            let query = request.uri.queryParameters
+            var params: [String: JSONValue] = [:]
+            for key in ["kind", "parameter", "search", "family"] {
+                if let value = query.get(key), !value.isEmpty { params[key] = .string(value) }
+            }
+            return await passOn(.options, params)
+        }
+        router.post("/api/stacks") { request, _ in await passOn(.stackCreate, try await body(request, keys: ["name", "smartRotate"])) }
+        router.post("/api/stacks/:name/swipe") { request, context in
+            var params = try await body(request, keys: ["instance"])
+            params["name"] = try Self.parameter("name", context)
+            return await passOn(.stackSwipe, params)
+        }
+        router.post("/api/stacks/:name/smart-rotate") { request, context in
+            var params = try await body(request, keys: ["on"])
+            params["name"] = try Self.parameter("name", context)
+            return await passOn(.stackSmartRotate, params)
+        }
+        router.get("/api/stacks/:name/explain") { _, context in await passOn(.explain, ["name": try Self.parameter("name", context)]) }
+        router.get("/api/stacks/:name/log") { request, context in
+            var params: [String: JSONValue] = ["stack": try Self.parameter("name", context)]
+            params["limit"] = .integer(Int64(request.uri.queryParameters.get("limit").flatMap { Int64($0) } ?? 50))
+            return await passOn(.log, params)
+        }
+    }
+
+    // MARK: Events
+
+    /// Server-sent events: `hello` (the browser's id for its `visible` reports), then every
+    /// daemon event named by its type, and `daemon` when widgetd goes away or comes back.
+    private func events(_ request: Request) -> Response {
+        let hub = self.hub
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            let (id, events) = hub.connect()
+            // A browser that closes the page ends its stream at once, so what it showed
+            // stops being reported without waiting for a write to fail; SIGTERM ends it too,
+            // or the server would wait for the browser before it stops.
+            try await withGracefulShutdownHandler {
+                try await request.body.consumeWithInboundCloseHandler { _ in
+                    try await Self.pass(events, to: &writer, keepingAlive: id, hub)
+                } onInboundClosed: {
+                    hub.disconnect(id)
+                }
+            } onGracefulShutdown: {
+                hub.disconnect(id)
+            }
+            hub.disconnect(id)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Writes each event until the stream ends (the browser left, or the host stops).
+    private static func pass(
+        _ events: AsyncStream<String>, to writer: inout any ResponseBodyWriter, keepingAlive id: Int, _ hub: EventHub
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A proxy or a sleeping laptop may drop an idle connection silently; a
+                // comment now and then finds out.
+                while true {
+                    try await Task.sleep(for: .seconds(25))
+                    hub.keepAlive(id)
+                }
+            }
+            for await event in events {
+                try await writer.write(ByteBuffer(string: event))
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// `{"client": ID, "instances": [...]}`: what one browser's page shows now.
+    private func visible(_ request: Request) async -> Response {
+        do {
+            let params = try await body(request, keys: ["client", "instances"])
+            guard case .integer(let client) = params["client"], case .array(let items) = params["instances"] else {
+                return Self.failure(400, "expected {\"client\": NUMBER, \"instances\": [ID, ...]}")
+            }
+            let instances = Set(items.compactMap(\.stringValue))
+            guard hub.show(instances, client: Int(client)) else {
+                return Self.failure(404, "no browser \(client) is connected to /events")
+            }
+            return Self.json(.object(["shown": .array(hub.shown.map(JSONValue.string))]))
+        } catch {
+            return Self.failure(400, "\(error)")
+        }
+    }
+
+    /// A preview entry (the provider's snapshot) and its card.
+    private func preview(_ params: [String: JSONValue]) async -> Response {
+        let renderer = self.renderer
+        return await answer { () throws(DaemonCallError) in
+            let kind = params["kind"]?.stringValue ?? ""
+            let (preview, kinds) = try await daemon.run { connection throws(WidgetdClientError) in
+                let preview = try connection.call(.preview, params, as: EntryResult.self)
+                let kinds = try connection.call(.widgets, EmptyParams(), as: WidgetsResult.self)
+                return (preview, kinds)
+            }
+            let info = kinds.widgets.first { $0.kind == kind }
+            let extra: [String: JSONValue] = [
+                "kind": .string(kind), "family": .string(preview.family.rawValue), "displayName": .string(info?.displayName ?? kind),
+            ]
+            return PreviewCard(family: preview.family.rawValue, entry: preview.entry, html: renderer.html(preview.entry, kind: info, extra: extra))
+        }
+    }
+
+    // MARK: Plumbing
+
+    private func passOn(_ method: RPCMethod, _ params: [String: JSONValue] = [:]) async -> Response {
+        await answer { () throws(DaemonCallError) in try await daemon.call(method, params) }
+    }
+
+    private func answer<R: Encodable & Sendable>(_ work: () async throws(DaemonCallError) -> R) async -> Response {
+        do {
+            let value = try await work()
+            let data = try WidgetJSON.encoder.encode(value)
+            return Self.response(.ok, data)
+        } catch let failure as DaemonCallError {
+            let data = (try? WidgetJSON.encoder.encode(["error": failure.error])) ?? Data()
+            return Self.response(HTTPResponse.Status(code: failure.status), data)
+        } catch {
+            return Self.failure(500, "\(error)")
+        }
+    }
+
+    /// The request's JSON object, keeping only `keys`: the page cannot reach a parameter
+    /// the route does not name.
+    private func body(_ request: Request, keys: Set<String>) async throws -> [String: JSONValue] {
+        let buffer = try await request.body.collect(upTo: 1 << 20)
+        guard buffer.readableBytes > 0 else { return [:] }
+        let value = try WidgetJSON.decoder.decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        guard case .object(let fields) = value else { throw HTTPError(.badRequest, message: "expected a JSON object") }
+        return fields.filter { keys.contains($0.key) }
+    }
+
+    /// A path parameter as the page wrote it: Hummingbird leaves a path's percent-encoding
+    /// in place (a stack named "my desk" arrives as `my%20desk`).
+    private static func parameter(_ name: String, _ context: BasicRequestContext) throws -> JSONValue {
+        let raw = try context.parameters.require(name)
+        return .string(raw.removingPercentEncoding ?? raw)
+    }
+
+    static func json(_ value: JSONValue) -> Response {
+        response(.ok, Data(value.compactText.utf8))
+    }
+
+    static func failure(_ status: Int, _ message: String) -> Response {
+        let body = JSONValue.object(["error": .object(["code": .integer(-32600), "message": .string(message)])])
+        return response(HTTPResponse.Status(code: status), Data(body.compactText.utf8))
+    }
+
+    private static func response(_ status: HTTPResponse.Status, _ data: Data) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func asset(_ text: String, _ type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// `/api/preview`'s answer.
+struct PreviewCard: Encodable, Sendable {
+    var family: String
+    var entry: TimelineEntry?
+    var html: String
+}
