@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "WidgetWeb",
             dependencies: [
-                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay",
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import WidgetCore
+import WidgetPictures
 import WidgetProtocol
 import WidgetdClient
 
@@ -27,6 +28,9 @@ struct WebRoutes: Sendable {
         router.post("/api/visible") { request, _ in await visible(request) }
         router.get("/api/widgets") { _, _ in await passOn(.widgets) }
         router.get("/api/schedule") { _, _ in await passOn(.schedule) }
+        router.get("/simulate.svg") { request, _ in
+            await simulation(hours: request.uri.queryParameters.get("hours").flatMap { Double($0) } ?? 24)
+        }
         router.post("/api/instances") { request, _ in
             await passOn(.add, try await body(request, keys: ["kind", "family", "configuration", "stack"]))
         }
@@ -146,6 +150,21 @@ struct WebRoutes: Sendable {
                 "kind": .string(kind), "family": .string(preview.family.rawValue), "displayName": .string(info?.displayName ?? kind),
             ]
             return PreviewCard(family: preview.family.rawValue, entry: preview.entry, html: renderer.html(preview.entry, kind: info, extra: extra))
+        }
+    }
+
+    /// The coming hours as `widgetctl simulate --svg` draws them: the daemon's dry run of its
+    /// state, drawn by the same renderer.
+    private func simulation(hours: Double) async -> Response {
+        do throws(DaemonCallError) {
+            let report = try await daemon.call(.simulate, SimulateParams(hours: hours), as: SimulateResult.self)
+            var headers = HTTPFields()
+            headers[.contentType] = "image/svg+xml"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: SimulationPicture.svg(report))))
+        } catch {
+            let data = (try? WidgetJSON.encoder.encode(["error": error.error])) ?? Data()
+            return Self.response(HTTPResponse.Status(code: error.status), data)
         }
     }
 

@@ -110,6 +110,12 @@ extension Integration {
             }
             try page.evaluate("document.getElementById('open-schedule').click()")
             try page.waitFor("the schedule panel", "document.getElementById('panel-title').textContent") { $0 as? String == "Schedule" }
+
+            // The coming day, drawn as `widgetctl simulate --svg` draws it, loads as an image.
+            try page.evaluate("document.getElementById('open-day').click()")
+            try page.waitFor("the simulated day's picture", "document.querySelector('#panel-body img.simulation')?.naturalWidth ?? 0") {
+                ($0 as? Int ?? 0) > 400
+            }
         }
 
         /// `WIDGETD_WEB_SCREENSHOTS=DIR` writes the page (`web.png`, the README's picture),

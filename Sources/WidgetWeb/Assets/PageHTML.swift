@@ -18,6 +18,7 @@ enum PageAssets {
           <span id="status" class="status" role="status"></span>
           <span class="spacer"></span>
           <button type="button" id="open-schedule">Schedule</button>
+          <button type="button" id="open-day">The next 24 h</button>
           <button type="button" id="open-gallery" class="primary">Add Widget</button>
         </header>
         <main>

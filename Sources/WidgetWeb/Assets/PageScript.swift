@@ -144,11 +144,15 @@ extension PageAssets {
           if (confirm(`Remove ${state.page.cards[id].displayName}?`)) act(() => api('DELETE', `/api/instances/${id}`));
         }
 
+        // `load` fills the panel through the function it is given, which does nothing once
+        // another panel has opened: a slow answer must not replace the panel opened after it.
         function openPanel(title, load) {
           document.getElementById('panel-title').textContent = title;
-          state.panel = { load };
+          const panel = {};
+          panel.load = () => load((...nodes) => { if (state.panel === panel) fill(...nodes); });
+          state.panel = panel;
           document.getElementById('panel').hidden = false;
-          load().catch((error) => say(error.message));
+          panel.load().catch((error) => say(error.message));
         }
         function fill(...nodes) { document.getElementById('panel-body').replaceChildren(...nodes.flat()); }
         function table(headings, rows) {
@@ -159,7 +163,7 @@ extension PageAssets {
         function number(value) { return typeof value === 'number' ? value.toFixed(3) : value; }
 
         function openExplain(stack) {
-          openPanel(`Why this top: ${stack}`, async () => {
+          openPanel(`Why this top: ${stack}`, async (fill) => {
             const explained = await api('GET', `/api/stacks/${encodeURIComponent(stack)}/explain`);
             fill(el('p', { class: 'why', 'data-explain': stack }, explained.why || ''),
               table(['', 'Widget', 'Rank', 'Relevance', 'Score', 'Affinity', 'Donations', 'Eligible'],
@@ -170,7 +174,7 @@ extension PageAssets {
         }
 
         function openLog(stack) {
-          openPanel(`Decisions: ${stack}`, async () => {
+          openPanel(`Decisions: ${stack}`, async (fill) => {
             const decisions = await api('GET', `/api/stacks/${encodeURIComponent(stack)}/log?limit=50`);
             fill(decisions.length ? table(['Date', 'From', 'To', 'Reason'],
               decisions.slice().reverse().map((d) => ({ cells: [when(d.date), nameOf(d.from), d.to ? nameOf(d.to) : `held back (${nameOf(d.candidate)})`, d.reason] })))
@@ -179,7 +183,7 @@ extension PageAssets {
         }
 
         function openTimeline(id) {
-          openPanel(`Timeline: ${nameOf(id)}`, async () => {
+          openPanel(`Timeline: ${nameOf(id)}`, async (fill) => {
             const [timeline, budget] = await Promise.all([api('GET', `/api/instances/${id}/timeline`), api('GET', `/api/instances/${id}/budget`)]);
             const policy = typeof timeline.policy === 'object' && timeline.policy ? `after ${when(timeline.policy.after)}` : timeline.policy || '–';
             fill(el('dl', { class: 'facts' },
@@ -197,11 +201,21 @@ extension PageAssets {
         }
 
         function openSchedule() {
-          openPanel('Schedule', async () => {
+          openPanel('Schedule', async (fill) => {
             const schedule = await api('GET', '/api/schedule');
             fill(schedule.length ? table(['Due', 'Widget', 'Reason', 'Note'], schedule.map((r) => ({
               cells: [when(r.due), nameOf(r.instance), r.reason, r.inFlight ? 'running' : r.deferredBy ? `deferred by ${r.deferredBy}` : ''] })))
               : el('p', {}, 'Nothing scheduled.'));
+          });
+        }
+
+        // The coming day as widgetd simulates it from what it holds now: which widget is on
+        // top of each stack, relevance, reloads and donations. Opens full size on a click.
+        function openDay() {
+          openPanel('The next 24 hours', async (fill) => {
+            const src = `/simulate.svg?hours=24&t=${Date.now()}`;
+            fill(el('p', {}, 'A dry run of what widgetd holds now: nothing changes, no provider runs.'),
+                 el('a', { href: src, target: '_blank' }, el('img', { src, alt: 'The stacks over the next 24 hours', class: 'simulation' })));
           });
         }
 
@@ -427,6 +441,7 @@ extension PageAssets {
         document.getElementById('open-gallery').addEventListener('click', openGallery);
         document.querySelector('[data-open-gallery]').addEventListener('click', openGallery);
         document.getElementById('open-schedule').addEventListener('click', openSchedule);
+        document.getElementById('open-day').addEventListener('click', openDay);
         document.getElementById('panel-close').addEventListener('click', () => { state.panel = null; document.getElementById('panel').hidden = true; });
         document.querySelector('#editor form').addEventListener('submit', saveEditor);
         for (const overlay of document.querySelectorAll('.overlay')) {

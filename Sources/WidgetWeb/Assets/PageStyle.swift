@@ -61,6 +61,7 @@ extension PageAssets {
         .generic-value { display: flex; align-items: center; justify-content: center; font-size: 28px; font-weight: 700; text-align: center; }
         .generic-empty { display: flex; align-items: center; justify-content: center; color: #8e8e93; text-align: center; }
         .generic-more { color: #8e8e93; font-size: 12px; }
+        img.simulation { width: 100%; height: auto; border: 1px solid #8884; border-radius: 6px; }
         .panel { position: fixed; top: 0; right: 0; bottom: 0; width: min(560px, 100vw); z-index: 3; overflow: auto; padding: 18px 22px;
                  background: rgba(28,28,34,.96); backdrop-filter: blur(20px); border-left: 1px solid rgba(255,255,255,.1); box-shadow: -20px 0 50px rgba(0,0,0,.4); }
         .panel > header, .sheet > header { display: flex; align-items: center; gap: 12px; margin-bottom: 12px; }
