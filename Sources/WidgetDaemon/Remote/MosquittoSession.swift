@@ -1,0 +1,179 @@
+import CMosquitto
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import WidgetCore
+
+/// One MQTT client session with libmosquitto: persistent (clean session off, fixed client id),
+/// subscribed with QoS 1, its network loop on libmosquitto's own thread, reconnecting with
+/// backoff. That thread sleeps until the socket is readable or the keepalive is due, so the
+/// keepalive ping is the only periodic wake-up.
+///
+/// Acknowledgement: `handler` runs on the network thread for each message and blocks it until
+/// the update is committed. libmosquitto 2.0 has no manual acks (`mosquitto_manual_ack` came
+/// later); it queues a QoS 1 message's PUBACK before calling the handler, but only the network
+/// thread writes queued packets, so the PUBACK leaves after the handler returns. A handler
+/// that answers `.redeliver` gets the socket shut instead: the queued PUBACK is never sent
+/// (libmosquitto drops queued packets when it reconnects), and the broker delivers the
+/// message again on the resumed session.
+final class MosquittoSession: @unchecked Sendable {
+    enum Verdict: Sendable {
+        /// Committed, or refused for good: let the PUBACK go.
+        case acknowledge
+        /// Not applied (the store failed, the daemon is stopping): have the broker send it again.
+        case redeliver
+    }
+
+    typealias Handler = @Sendable (_ topic: String, _ payload: [UInt8]) -> Verdict
+
+    // Set once in init; libmosquitto serializes the callbacks that read them.
+    private let handle: OpaquePointer
+    private let subscriptions: [String]
+    private let handler: Handler
+    private let logger: Logger
+    private let connected = Mutex(false)
+    /// Subscriptions waiting for their SUBACK, by message id.
+    private let pending = Mutex<[Int32: String]>([:])
+
+    private static let libraryReady: Bool = {
+        mosquitto_lib_init()
+        return true
+    }()
+
+    init(settings: RemoteSettings, hostname: String, handler: @escaping Handler, logger: Logger) throws {
+        _ = Self.libraryReady
+        subscriptions = RemoteTopics(prefix: settings.topicPrefix).subscriptions
+        self.handler = handler
+        self.logger = logger
+        guard let handle = mosquitto_new(settings.clientID(hostname: hostname), false, nil) else {
+            throw ServerError("[remote]: cannot create an MQTT client (\(String(cString: strerror(errno))))")
+        }
+        self.handle = handle
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        try check(mosquitto_reconnect_delay_set(handle, 1, 60, true), "reconnect delay")
+        if let username = settings.username {
+            let password = try settings.passwordFile.map(Self.readPassword)
+            try check(mosquitto_username_pw_set(handle, username, password), "username")
+        }
+        if let caFile = settings.caFile {
+            try check(mosquitto_tls_set(handle, caFile, nil, settings.certFile, settings.keyFile, nil), "TLS files")
+        }
+        mosquitto_connect_callback_set(handle) { _, context, code in
+            MosquittoSession.from(context)?.didConnect(code)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, context, code in
+            MosquittoSession.from(context)?.didDisconnect(code)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, context, mid, count, granted in
+            MosquittoSession.from(context)?.didSubscribe(mid, granted: count > 0 ? granted?.pointee : nil)
+        }
+        mosquitto_message_callback_set(handle) { _, context, message in
+            guard let session = MosquittoSession.from(context), let message else { return }
+            session.received(message.pointee)
+        }
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+    }
+
+    /// Connects (or keeps trying) on the network thread.
+    func start(broker: RemoteBroker, keepalive: TimeInterval) throws {
+        let (host, port) = switch broker {
+        case .tcp(let host, let port): (host, port)
+        // libmosquitto takes port 0 as "host is a unix socket path".
+        case .unix(let path): (path, 0)
+        }
+        let code = mosquitto_connect_async(handle, host, Int32(port), Int32(keepalive))
+        if code != MOSQ_ERR_SUCCESS.rawValue {
+            // The network thread retries with backoff; a broker that is down at start is normal.
+            logger.warning("MQTT broker not reachable yet; retrying", metadata: ["error": "\(Self.describe(code))"])
+        }
+        try check(mosquitto_loop_start(handle), "network thread")
+    }
+
+    /// Disconnects and joins the network thread.
+    func stop() {
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+    }
+
+    var isConnected: Bool { connected.withLock { $0 } }
+
+    private func didConnect(_ code: Int32) {
+        guard code == 0 else {
+            logger.warning("MQTT broker refused the connection", metadata: ["reason": "\(String(cString: mosquitto_connack_string(code)))"])
+            return
+        }
+        connected.withLock { $0 = true }
+        // The session keeps subscriptions, but a broker that lost it (no persistence) would not.
+        for topic in subscriptions {
+            var mid: Int32 = 0
+            let result = mosquitto_subscribe(handle, &mid, topic, 1)
+            if result == MOSQ_ERR_SUCCESS.rawValue {
+                pending.withLock { $0[mid] = topic }
+            } else {
+                logger.error("MQTT subscribe failed", metadata: ["topic": "\(topic)", "error": "\(Self.describe(result))"])
+            }
+        }
+        logger.info("MQTT connected", metadata: ["subscriptions": "\(subscriptions.joined(separator: " "))"])
+    }
+
+    /// Logged so that a reader knows from when messages published reach this session.
+    private func didSubscribe(_ mid: Int32, granted: Int32?) {
+        guard let topic = pending.withLock({ $0.removeValue(forKey: mid) }) else { return }
+        // 0x80: the broker refused the subscription (its ACL, usually).
+        guard let granted, granted != 0x80 else {
+            logger.error("MQTT subscription refused by the broker", metadata: ["topic": "\(topic)"])
+            return
+        }
+        logger.info("MQTT subscribed", metadata: ["topic": "\(topic)", "qos": "\(granted)"])
+    }
+
+    private func didDisconnect(_ code: Int32) {
+        connected.withLock { $0 = false }
+        // 0: we asked for it (stop).
+        guard code != 0 else { return }
+        logger.warning("MQTT connection lost; reconnecting", metadata: ["error": "\(Self.describe(code))"])
+    }
+
+    private func received(_ message: mosquitto_message) {
+        let topic = message.topic.map { String(cString: $0) } ?? ""
+        let payload: [UInt8] = if let bytes = message.payload, message.payloadlen > 0 {
+            Array(UnsafeRawBufferPointer(start: bytes, count: Int(message.payloadlen)))
+        } else {
+            []
+        }
+        switch handler(topic, payload) {
+        case .acknowledge:
+            break
+        case .redeliver:
+            let socket = mosquitto_socket(handle)
+            if socket >= 0 { Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private func check(_ code: Int32, _ what: String) throws {
+        guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
+        throw ServerError("[remote]: \(what): \(Self.describe(code))")
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(code))
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> MosquittoSession? {
+        context.map { Unmanaged<MosquittoSession>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The password file's first line: a password never sits in widgetd.conf.
+    private static func readPassword(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerError("[remote] password-file: cannot read \(path)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+}

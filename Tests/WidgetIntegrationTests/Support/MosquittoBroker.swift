@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+
+/// A real `mosquitto` broker for the remote update tests: on a free loopback port, with its
+/// own config file, persistence and log in a folder of the test's (never the system
+/// service). Published to with the real `mosquitto_pub -q 1`.
+final class MosquittoBroker {
+    static let broker = "/usr/sbin/mosquitto"
+    static let publisher = "/usr/bin/mosquitto_pub"
+
+    /// Why the tests cannot run here, or nil (scripts/setup installs both).
+    static var unavailable: String? {
+        for tool in [broker, publisher] where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "\(tool) is missing (scripts/setup installs mosquitto and mosquitto-clients)"
+        }
+        return nil
+    }
+
+    let directory: String
+    let port: Int
+    var configPath: String { directory + "/mosquitto.conf" }
+    var logPath: String { directory + "/mosquitto.log" }
+    private var process: ChildProcess?
+
+    /// Writes the config in `directory` (which must exist) and starts the broker.
+    init(in directory: String) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
+        port = try Self.freePort()
+        // As root, mosquitto would switch to the "mosquitto" account, which cannot write here.
+        let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
+        try """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(directory)/data/
+            user \(user)
+            log_dest stderr
+            log_type error
+            log_type warning
+            log_type notice
+            """.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        process = nil  // kills a broker still running
+    }
+
+    /// `mqtt://127.0.0.1:PORT`.
+    var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// Starts the broker and waits until it accepts connections.
+    func start() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        process = try ChildProcess(Self.broker, ["-c", configPath], environment: environment, logPath: logPath)
+        try Poll.until("mosquitto listening on port \(port)", within: 20) { Self.accepts(port: port) }
+    }
+
+    /// SIGTERM (it saves its persistence file) and wait.
+    func stop() {
+        guard let process else { return }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit(within: 30)
+        self.process = nil
+    }
+
+    /// Publishes each payload to `topic` with QoS 1, in order, in one `mosquitto_pub` (one
+    /// message per line of its input). Returns when the broker has acknowledged them all.
+    func publish(_ topic: String, _ payloads: [String]) throws {
+        for payload in payloads where payload.contains("\n") {
+            throw FixtureError("payload with a newline cannot be published a line at a time: \(payload)")
+        }
+        let result = try run(["-t", topic, "-l"], stdin: payloads.map { $0 + "\n" }.joined())
+        guard result == 0 else { throw FixtureError("mosquitto_pub to \(topic) failed (exit \(result)); log:\n\(log())") }
+    }
+
+    /// One message.
+    func publish(_ topic: String, _ payload: String) throws {
+        let result = try run(["-t", topic, "-m", payload], stdin: nil)
+        guard result == 0 else { throw FixtureError("mosquitto_pub to \(topic) failed (exit \(result)); log:\n\(log())") }
+    }
+
+    func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    private func run(_ arguments: [String], stdin: String?) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.publisher)
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-i", "widgetd-test-pub-\(getpid())"] + arguments
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let overdue = process.deadline(60, "mosquitto_pub \(arguments.joined(separator: " "))")
+        defer { overdue.end() }
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// A loopback port nobody listens on now (the kernel's pick).
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FixtureError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        guard bound else { throw FixtureError("bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
