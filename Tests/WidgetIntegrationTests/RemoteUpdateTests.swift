@@ -17,9 +17,12 @@ extension Integration {
             let broker: MosquittoBroker
             let config: String
 
-            init(remote extra: String = "", prepare: (DaemonFixture) throws -> Void = { _ in }) throws {
+            init(
+                remote extra: String = "", unixSocket: Bool = false, start: Bool = true,
+                prepare: (DaemonFixture) throws -> Void = { _ in }
+            ) throws {
                 fixture = try DaemonFixture()
-                broker = try MosquittoBroker(in: fixture.directory + "/broker")
+                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket)
                 config = fixture.directory + "/widgetd.conf"
                 try """
                     [budget]
@@ -31,7 +34,7 @@ extension Integration {
                     \(extra)
                     """.write(toFile: config, atomically: true, encoding: .utf8)
                 try prepare(fixture)
-                try start()
+                if start { try self.start() }
             }
 
             /// Starts widgetd and waits until its subscriptions are in place (the third is
@@ -192,6 +195,31 @@ extension Integration {
             try setup.push(pushed, "three")
             try setup.start()
             try setup.waitContent(pushed, "three")
+        }
+
+        @Test func aBrokerOnAUnixSocket() throws {
+            let setup = try Setup(unixSocket: true) { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let pushed = try setup.fixture.add("test.pushed")
+            try setup.push(pushed, "local")
+            try setup.waitContent(pushed, "local")
+            #expect(!setup.fixture.logLines(containing: "remote updates on", "broker=unix").isEmpty, "\(setup.fixture.log())")
+        }
+
+        @Test func aBrokerDownAtStartIsReachedLater() throws {
+            let setup = try Setup(start: false) { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let fixture = setup.fixture
+            setup.broker.stop()
+            // widgetd starts (and reports ready) without its broker, and keeps trying.
+            try fixture.start(arguments: ["--config", setup.config])
+            let pushed = try fixture.add("test.pushed")
+            try setup.broker.start()
+            try setup.waitSubscribed(after: 0)
+            try setup.push(pushed, "late")
+            try setup.waitContent(pushed, "late")
         }
 
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {

@@ -6,9 +6,9 @@ import Synchronization
 import WidgetCore
 
 /// One MQTT client session with libmosquitto: persistent (clean session off, fixed client id),
-/// subscribed with QoS 1, its network loop on libmosquitto's own thread, reconnecting with
-/// backoff. That thread sleeps until the socket is readable or the keepalive is due, so the
-/// keepalive ping is the only periodic wake-up.
+/// subscribed with QoS 1, its network loop on a thread of its own, reconnecting with backoff.
+/// That thread sleeps until the socket is readable or the keepalive is due, so the keepalive
+/// ping is the only periodic wake-up.
 ///
 /// Acknowledgement: `handler` runs on the network thread for each message and blocks it until
 /// the update is committed. libmosquitto 2.0 has no manual acks (`mosquitto_manual_ack` came
@@ -33,6 +33,14 @@ final class MosquittoSession: @unchecked Sendable {
     private let handler: Handler
     private let logger: Logger
     private let connected = Mutex(false)
+    private let lifecycle = Mutex(Lifecycle.connecting)
+    /// Ends a wait between connection attempts early, at stop.
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    private enum Lifecycle {
+        case connecting, connected, stopping
+    }
     /// Subscriptions waiting for their SUBACK, by message id.
     private let pending = Mutex<[Int32: String]>([:])
 
@@ -79,25 +87,62 @@ final class MosquittoSession: @unchecked Sendable {
         mosquitto_destroy(handle)
     }
 
-    /// Connects (or keeps trying) on the network thread.
+    /// Connects (or keeps trying) and runs the network loop on a thread of its own.
     func start(broker: RemoteBroker, keepalive: TimeInterval) throws {
         let (host, port) = switch broker {
-        case .tcp(let host, let port): (host, port)
+        case .tcp(let host, let port): (host, Int32(port))
         // libmosquitto takes port 0 as "host is a unix socket path".
-        case .unix(let path): (path, 0)
+        case .unix(let path): (path, Int32(0))
         }
-        let code = mosquitto_connect_async(handle, host, Int32(port), Int32(keepalive))
-        if code != MOSQ_ERR_SUCCESS.rawValue {
-            // The network thread retries with backoff; a broker that is down at start is normal.
-            logger.warning("MQTT broker not reachable yet; retrying", metadata: ["error": "\(Self.describe(code))"])
+        // Threaded: a packet queued from another thread (DISCONNECT at stop) is written by the
+        // network thread, never by the caller, so only that thread ever writes.
+        try check(mosquitto_threaded_set(handle, true), "threaded mode")
+        let thread = Thread { [self] in
+            Thread.current.name = "widgetd-mqtt"
+            network(host: host, port: port, keepalive: Int32(keepalive))
+            finished.signal()
         }
-        try check(mosquitto_loop_start(handle), "network thread")
+        thread.start()
     }
 
-    /// Disconnects and joins the network thread.
+    /// Disconnects and waits for the network thread to end.
     func stop() {
+        lifecycle.withLock { $0 = .stopping }
+        wake.signal()
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        finished.wait()
+    }
+
+    /// The network thread: connect, with backoff while the broker cannot be reached, then
+    /// `mosquitto_loop_forever`, which reconnects by itself after a lost connection and sleeps
+    /// until the socket is readable or the keepalive is due. libmosquitto's own thread
+    /// (`mosquitto_loop_start`) is not used: after a first connect that fails it polls every
+    /// 10 ms and never connects.
+    private func network(host: String, port: Int32, keepalive: Int32) {
+        var delay = 1.0
+        var reported = false
+        while true {
+            let code = mosquitto_connect(handle, host, port, keepalive)
+            let stopping = lifecycle.withLock { state in
+                if state == .stopping { return true }
+                if code == MOSQ_ERR_SUCCESS.rawValue { state = .connected }
+                return false
+            }
+            if stopping { return }
+            if code == MOSQ_ERR_SUCCESS.rawValue {
+                delay = 1
+                reported = false
+                let result = mosquitto_loop_forever(handle, keepalive * 1000, 1)
+                if lifecycle.withLock({ $0 == .stopping }) { return }
+                // Only fatal errors end the loop (a refused login, a TLS failure): retry later.
+                logger.error("MQTT network loop ended; retrying", metadata: ["error": "\(Self.describe(result))"])
+            } else if !reported {
+                reported = true
+                logger.warning("MQTT broker not reachable; retrying", metadata: ["error": "\(Self.describe(code))"])
+            }
+            if wake.wait(timeout: .now() + delay) == .success, lifecycle.withLock({ $0 == .stopping }) { return }
+            delay = min(delay * 2, 60)
+        }
     }
 
     var isConnected: Bool { connected.withLock { $0 } }

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 
-/// A real `mosquitto` broker for the remote update tests: on a free loopback port, with its
-/// own config file, persistence and log in a folder of the test's (never the system
-/// service). Published to with the real `mosquitto_pub -q 1`.
+/// A real `mosquitto` broker for the remote update tests: on a free loopback port or a unix
+/// socket, with its own config file, persistence and log in a folder of the test's (never the
+/// system service). Published to with the real `mosquitto_pub -q 1`.
 final class MosquittoBroker {
     static let broker = "/usr/sbin/mosquitto"
     static let publisher = "/usr/bin/mosquitto_pub"
@@ -17,20 +17,22 @@ final class MosquittoBroker {
     }
 
     let directory: String
+    /// The TCP port; 0 when it listens on `socketPath` instead.
     let port: Int
+    var socketPath: String { directory + "/mqtt.sock" }
     var configPath: String { directory + "/mosquitto.conf" }
     var logPath: String { directory + "/mosquitto.log" }
     private var process: ChildProcess?
 
-    /// Writes the config in `directory` (which must exist) and starts the broker.
-    init(in directory: String) throws {
+    /// Writes the config in `directory` and starts the broker.
+    init(in directory: String, unixSocket: Bool = false) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = unixSocket ? 0 : try Self.freePort()
         // As root, mosquitto would switch to the "mosquitto" account, which cannot write here.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         try """
-            listener \(port) 127.0.0.1
+            listener \(port) \(port == 0 ? socketPath : "127.0.0.1")
             allow_anonymous true
             persistence true
             persistence_location \(directory)/data/
@@ -47,15 +49,20 @@ final class MosquittoBroker {
         process = nil  // kills a broker still running
     }
 
-    /// `mqtt://127.0.0.1:PORT`.
-    var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// `mqtt://127.0.0.1:PORT` or `mqtt+unix:///PATH`.
+    var url: String { port == 0 ? "mqtt+unix://" + socketPath : "mqtt://127.0.0.1:\(port)" }
+
+    /// Where `mosquitto_pub` connects.
+    private var address: [String] { port == 0 ? ["--unix", socketPath] : ["-h", "127.0.0.1", "-p", "\(port)"] }
 
     /// Starts the broker and waits until it accepts connections.
     func start() throws {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "NOTIFY_SOCKET")
         process = try ChildProcess(Self.broker, ["-c", configPath], environment: environment, logPath: logPath)
-        try Poll.until("mosquitto listening on port \(port)", within: 20) { Self.accepts(port: port) }
+        try Poll.until("mosquitto listening on \(url)", within: 20) {
+            port == 0 ? Self.accepts(socket: socketPath) : Self.accepts(port: port)
+        }
     }
 
     /// SIGTERM (it saves its persistence file) and wait.
@@ -89,7 +96,7 @@ final class MosquittoBroker {
     private func run(_ arguments: [String], stdin: String?) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.publisher)
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-i", "widgetd-test-pub-\(getpid())"] + arguments
+        process.arguments = address + ["-q", "1", "-i", "widgetd-test-pub-\(getpid())"] + arguments
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -132,6 +139,23 @@ final class MosquittoBroker {
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func accepts(socket path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
     }
 }
