@@ -70,6 +70,17 @@ struct RemoteMessageTests {
         #expect((donate["params"] as? [String: Any])?["intentType"] as? String == "T")
     }
 
+    @Test func donationKeys() throws {
+        let key = RemoteMessage.donate(params: Array(#"{"intentType": "T", "id": "d1"}"#.utf8)).donationKey
+        #expect(key?.intentType == "T" && key?.id == "d1")
+        #expect(RemoteMessage.donate(params: Array(#"{"intentType": "T"}"#.utf8)).donationKey == nil)
+        #expect(RemoteMessage.reloadAll.donationKey == nil)
+        let line = RemoteMessage.donationsListLine(id: 3, intentType: "T\"")
+        let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+        #expect(object?["method"] as? String == "donations.list")
+        #expect((object?["params"] as? [String: Any])?["intentType"] as? String == "T\"")
+    }
+
     @Test func reloadTargets() {
         #expect(RemoteMessage.reload(kinds: ["a", "b"]).reloadTargets == ["a", "b"])
         #expect(RemoteMessage.reloadAll.reloadTargets == ["*"])

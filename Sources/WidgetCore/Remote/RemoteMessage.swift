@@ -24,6 +24,26 @@ public enum RemoteMessage: Sendable, Hashable {
         }
     }
 
+    /// A donation's intent type and id, when it has an id: how a redelivered copy is known.
+    public var donationKey: (intentType: String, id: String)? {
+        guard case .donate(let params) = self,
+            let object = (try? JSONDecoder().decode(JSONValue.self, from: Data(params)))?.objectValue,
+            let type = object["intentType"]?.stringValue, let id = object["id"]?.stringValue
+        else { return nil }
+        return (type, id)
+    }
+
+    /// The `donations.list` request for the donations of `intentType`.
+    public static func donationsListLine(id: Int, intentType: String) -> [UInt8] {
+        var out = JSONText()
+        out.raw(#"{"jsonrpc":"2.0","id":"#)
+        out.integer(Int64(id))
+        out.raw(#","method":"donations.list","params":{"intentType":"#)
+        out.string(intentType)
+        out.raw("}}")
+        return out.bytes
+    }
+
     /// The JSON-RPC request the socket would get for this update, so a remote update goes
     /// through the same method (params checks, authorization, commit) as a local one.
     public func requestLine(id: Int) -> [UInt8] {

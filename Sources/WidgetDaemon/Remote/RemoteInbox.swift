@@ -53,6 +53,11 @@ actor RemoteInbox {
             logger.warning("remote message refused", metadata: ["topic": "\(topic)", "reason": "\(error.reason)"])
             return .acknowledge
         }
+        if let key = message.donationKey, await isStored(key) {
+            // Delivered again after a crash between its commit and its PUBACK.
+            logger.info("remote donation already stored; skipped", metadata: ["topic": "\(topic)", "id": "\(key.id)"])
+            return .acknowledge
+        }
         let targets = message.reloadTargets
         guard !targets.isEmpty else { return await run(message, topic: topic).verdict }
 
@@ -130,20 +135,35 @@ actor RemoteInbox {
         }
     }
 
-    /// The engine's answer to the update's request, logged.
-    private func run(_ message: RemoteMessage, topic: String) async -> RemoteAnswer {
+    /// Whether a donation with this intent type and id is stored already. Asked as the
+    /// identity, which may list the donations of any intent type it may donate.
+    private func isStored(_ key: (intentType: String, id: String)) async -> Bool {
         requestID += 1
-        let line = ByteBuffer(bytes: message.requestLine(id: requestID))
+        let reply = await serve(RemoteMessage.donationsListLine(id: requestID, intentType: key.intentType))
+        guard let reply, let object = (try? JSONSerialization.jsonObject(with: Data(reply.readableBytesView))) as? [String: Any],
+            let donations = object["result"] as? [[String: Any]]
+        else { return false }
+        return donations.contains { $0["id"] as? String == key.id }
+    }
+
+    /// The engine's answer to a request line from the identity.
+    private func serve(_ bytes: [UInt8]) async -> ByteBuffer? {
+        let line = ByteBuffer(bytes: bytes)
         let engine = self.engine
         let caller = self.caller
-        let reply: ByteBuffer? = await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             engine.loop.execute {
                 engine.assumeIsolated { engine in
                     engine.serve(line, caller: caller, connection: nil) { continuation.resume(returning: $0) }
                 }
             }
         }
-        let answer = RemoteAnswer(reply)
+    }
+
+    /// The engine's answer to the update's request, logged.
+    private func run(_ message: RemoteMessage, topic: String) async -> RemoteAnswer {
+        requestID += 1
+        let answer = RemoteAnswer(await serve(message.requestLine(id: requestID)))
         switch answer {
         case .applied:
             logger.debug("remote update applied", metadata: ["topic": "\(topic)"])
