@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+import WidgetProtocol
 
 /// Reading MQTT topics and payloads into remote updates, and the requests they become.
 @Suite("Remote messages")
@@ -79,6 +80,20 @@ struct RemoteMessageTests {
         let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
         #expect(object?["method"] as? String == "donations.list")
         #expect((object?["params"] as? [String: Any])?["intentType"] as? String == "T\"")
+    }
+
+    @Test func publications() throws {
+        #expect(topics.stackTopic("home/desk+#%") == "fleet/k7/state/stacks/home%2Fdesk%2B%23%25")
+        let removed = WidgetEvent(type: .stack, date: t0, stackName: "home")
+        let out = topics.publications(for: removed)
+        #expect(out.map(\.topic) == ["fleet/k7/state/events", "fleet/k7/state/stacks/home"])
+        #expect(out.map(\.retain) == [false, true])
+        // An empty retained message clears the removed stack's state.
+        #expect(out[1].payload.isEmpty)
+        let event = try JSONSerialization.jsonObject(with: Data(out[0].payload)) as? [String: Any]
+        #expect(event?["type"] as? String == "stack" && event?["stackName"] as? String == "home")
+        let entry = topics.publications(for: WidgetEvent(type: .entryChange, date: t0, instance: "w-1"))
+        #expect(entry.map(\.topic) == ["fleet/k7/state/events"])
     }
 
     @Test func reloadTargets() {

@@ -12,6 +12,7 @@ struct RemoteSettingsTests {
         #expect(settings.remote.topicPrefix == "widgetd")
         #expect(settings.remote.reloadLimit == 24)
         #expect(settings.remote.keepalive == 60)
+        #expect(!settings.remote.publish)
         #expect(settings.remote.clientID(hostname: "kiosk7") == "widgetd-kiosk7")
     }
 
@@ -29,6 +30,7 @@ struct RemoteSettingsTests {
             username = kiosk7
             password-file = /etc/widgetd/mqtt-password
             user = kiosk
+            publish = true
             """)
         let remote = settings.remote
         #expect(remote.broker == .tcp(host: "broker.example", port: 8883))
@@ -42,6 +44,7 @@ struct RemoteSettingsTests {
         #expect(remote.username == "kiosk7")
         #expect(remote.passwordFile == "/etc/widgetd/mqtt-password")
         #expect(remote.identity == .user("kiosk"))
+        #expect(remote.publish)
         #expect(try DaemonSettings.parse("[remote]\nuid = 1001\n").remote.identity == .uid(1001))
     }
 
@@ -73,7 +76,8 @@ struct RemoteSettingsTests {
         ("[remote]\nca-file = ca.pem\n", 2, "absolute path"),
         ("[remote]\nuser = a b\n", 2, "user"),
         ("[remote]\nuid = -1\n", 2, "uid"),
-        ("[remote]\npublish = true\n", 2, "unknown key 'publish' in [remote]"),
+        ("[remote]\npublish = yes\n", 2, "publish: 'yes' is not true or false"),
+        ("[remote]\npublished = true\n", 2, "unknown key 'published' in [remote]"),
         ("[remote]\nbroker = mqtt://h\ncert-file = /c.pem\n", 1, "cert-file and key-file"),
         ("[remote]\nusername = u\npassword-file = /p\n[remote]\nusername = u\n", 3, ""),
         ("\n[remote]\npassword-file = /p\n", 2, "password-file needs username"),

@@ -222,6 +222,36 @@ extension Integration {
             try setup.waitContent(pushed, "late")
         }
 
+        @Test func publishesStacksRetainedAndEvents() throws {
+            let setup = try Setup(remote: "publish = true") { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let fixture = setup.fixture
+            let first = try fixture.add("test.pushed")
+            let second = try fixture.add("test.pushed")
+            let events = fixture.directory + "/events.out"
+            let watcher = try setup.broker.subscriber("\(Self.prefix)/state/events", output: events)
+            defer { kill(watcher.processIdentifier, SIGTERM) }
+            try fixture.waitUntil("mosquitto_sub subscribed") { MosquittoBroker.subscribed(events) }
+
+            #expect(fixture.ctl("stack", "create", "home/desk").status == 0)
+            #expect(fixture.ctl("stack", "add", "home/desk", first, second).status == 0)
+            #expect(fixture.ctl("stack", "swipe", "home/desk", second).status == 0)
+            let retained = try setup.broker.retained("\(Self.prefix)/state/stacks/home%2Fdesk")
+            let stack = try JSONSerialization.jsonObject(with: Data(retained.utf8)) as? [String: Any]
+            #expect(stack?["name"] as? String == "home/desk", "\(retained)")
+            #expect(stack?["top"] as? String == second)
+            try fixture.waitUntil("the stack events on the broker") {
+                ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains(#""type":"stack""#)
+            }
+
+            // Every connection publishes the stacks whole: what the broker lost comes back.
+            #expect(fixture.stop() == 0)
+            try setup.broker.clearRetained("\(Self.prefix)/state/stacks/home%2Fdesk")
+            try setup.start()
+            #expect(try setup.broker.retained("\(Self.prefix)/state/stacks/home%2Fdesk").contains(second))
+        }
+
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {
             // System accounts every Debian has: the identity owns one kind, `daemon` another.
             let setup = try Setup(remote: "user = nobody") { fixture in

@@ -21,6 +21,8 @@ public struct RemoteSettings: Sendable, Hashable, Codable {
     /// Credentials: the password is read from a file, never written in widgetd.conf.
     public var username: String?
     public var passwordFile: String?
+    /// Publish events and stacks' states under `PREFIX/state/`.
+    public var publish = false
     /// The account remote messages act as, for the socket's authorization rules; nil: the
     /// daemon's own user (which may do everything).
     public var identity: RemoteIdentity?
@@ -124,6 +126,12 @@ extension RemoteSettings {
                 throw SettingsError(line: line, reason: "keepalive: '\(value)' is not a duration in 5s...65535s")
             }
             keepalive = seconds
+        case "publish":
+            switch value {
+            case "true": publish = true
+            case "false": publish = false
+            default: throw SettingsError(line: line, reason: "publish: '\(value)' is not true or false")
+            }
         case "ca-file": caFile = try path()
         case "cert-file": certFile = try path()
         case "key-file": keyFile = try path()

@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Synchronization
 import WidgetCore
+import WidgetProtocol
 
 /// One MQTT client session with libmosquitto: persistent (clean session off, fixed client id),
 /// subscribed with QoS 1, its network loop on a thread of its own, reconnecting with backoff.
@@ -31,8 +32,10 @@ final class MosquittoSession: @unchecked Sendable {
     private let handle: OpaquePointer
     private let subscriptions: [String]
     private let handler: Handler
+    /// Called on the network thread once each connection's subscriptions are asked for.
+    private let onConnect: @Sendable () -> Void
     private let logger: Logger
-    private let connected = Mutex(false)
+    private let isUp = Mutex(false)
     private let lifecycle = Mutex(Lifecycle.connecting)
     /// Ends a wait between connection attempts early, at stop.
     private let wake = DispatchSemaphore(value: 0)
@@ -49,10 +52,14 @@ final class MosquittoSession: @unchecked Sendable {
         return true
     }()
 
-    init(settings: RemoteSettings, hostname: String, handler: @escaping Handler, logger: Logger) throws {
+    init(
+        settings: RemoteSettings, hostname: String, handler: @escaping Handler, connected: @escaping @Sendable () -> Void = {},
+        logger: Logger
+    ) throws {
         _ = Self.libraryReady
         subscriptions = RemoteTopics(prefix: settings.topicPrefix).subscriptions
         self.handler = handler
+        self.onConnect = connected
         self.logger = logger
         guard let handle = mosquitto_new(settings.clientID(hostname: hostname), false, nil) else {
             throw ServerError("[remote]: cannot create an MQTT client (\(String(cString: strerror(errno))))")
@@ -145,14 +152,27 @@ final class MosquittoSession: @unchecked Sendable {
         }
     }
 
-    var isConnected: Bool { connected.withLock { $0 } }
+    var isConnected: Bool { isUp.withLock { $0 } }
+
+    /// Publishes with QoS 0: dropped while disconnected, so nothing piles up during an outage
+    /// (the retained states are published whole at every connection instead). The packet is
+    /// queued; the network thread writes it.
+    func publish(_ publication: RemotePublication) {
+        guard isConnected else { return }
+        let result = publication.payload.withUnsafeBytes { bytes in
+            mosquitto_publish(handle, nil, publication.topic, Int32(bytes.count), bytes.baseAddress, 0, publication.retain)
+        }
+        if result != MOSQ_ERR_SUCCESS.rawValue, result != MOSQ_ERR_NO_CONN.rawValue {
+            logger.warning("MQTT publish failed", metadata: ["topic": "\(publication.topic)", "error": "\(Self.describe(result))"])
+        }
+    }
 
     private func didConnect(_ code: Int32) {
         guard code == 0 else {
             logger.warning("MQTT broker refused the connection", metadata: ["reason": "\(String(cString: mosquitto_connack_string(code)))"])
             return
         }
-        connected.withLock { $0 = true }
+        isUp.withLock { $0 = true }
         // The session keeps subscriptions, but a broker that lost it (no persistence) would not.
         for topic in subscriptions {
             var mid: Int32 = 0
@@ -164,6 +184,7 @@ final class MosquittoSession: @unchecked Sendable {
             }
         }
         logger.info("MQTT connected", metadata: ["subscriptions": "\(subscriptions.joined(separator: " "))"])
+        onConnect()
     }
 
     /// Logged so that a reader knows from when messages published reach this session.
@@ -178,7 +199,7 @@ final class MosquittoSession: @unchecked Sendable {
     }
 
     private func didDisconnect(_ code: Int32) {
-        connected.withLock { $0 = false }
+        isUp.withLock { $0 = false }
         // 0: we asked for it (stop).
         guard code != 0 else { return }
         logger.warning("MQTT connection lost; reconnecting", metadata: ["error": "\(Self.describe(code))"])

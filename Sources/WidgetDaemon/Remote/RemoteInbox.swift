@@ -146,6 +146,23 @@ actor RemoteInbox {
         return donations.contains { $0["id"] as? String == key.id }
     }
 
+    /// Every stack's state, for publishing (reads are open to any identity).
+    func stacks() async -> [StackInfo] {
+        requestID += 1
+        var out = JSONText()
+        out.raw(#"{"jsonrpc":"2.0","method":"stack.list","id":"#)
+        out.integer(Int64(requestID))
+        out.raw("}")
+        guard let reply = await serve(out.bytes),
+            let answer = try? WidgetJSON.decoder.decode(StackListAnswer.self, from: Data(reply.readableBytesView))
+        else { return [] }
+        return answer.result
+    }
+
+    private struct StackListAnswer: Decodable {
+        var result: [StackInfo]
+    }
+
     /// The engine's answer to a request line from the identity.
     private func serve(_ bytes: [UInt8]) async -> ByteBuffer? {
         let line = ByteBuffer(bytes: bytes)

@@ -13,6 +13,9 @@ struct RemoteService: Service {
     let broker: RemoteBroker
     let inbox: RemoteInbox
     let session: MosquittoSession
+    /// With `publish = true`: events and stacks to the broker, and its place in the event hub.
+    let publisher: (RemotePublisher, Subscriber)?
+    let events: EventHub
     let logger: Logger
 
     /// Everything that can be wrong with the settings (an unknown user, an unreadable password
@@ -25,6 +28,9 @@ struct RemoteService: Service {
             engine: engine, settings: settings, caller: try RemoteIdentity.credentials(settings.identity),
             file: RemoteReloadFile(stateDirectory: stateDirectory), logger: logger)
         self.inbox = inbox
+        events = engine.events
+        let publisher = settings.publish ? RemotePublisher(topics: RemoteTopics(prefix: settings.topicPrefix), inbox: inbox) : nil
+        self.publisher = publisher.map { publisher in (publisher, Subscriber { publisher.event($0) }) }
         // libmosquitto calls this on its network thread and sends the PUBACK once it returns:
         // the thread waits here until the update is committed (MosquittoSession explains).
         session = try MosquittoSession(
@@ -35,11 +41,14 @@ struct RemoteService: Service {
                     verdict.set(await inbox.apply(topic: topic, payload: payload))
                 }
                 return verdict.wait()
-            }, logger: logger)
+            }, connected: { publisher?.connected() }, logger: logger)
+        if let publisher { publisher.attach(session) }
     }
 
     func run() async throws {
         await inbox.start()
+        if let (_, subscriber) = publisher { events.subscribe(subscriber) }
+        defer { if let (_, subscriber) = publisher { events.unsubscribe(subscriber) } }
         try session.start(broker: broker, keepalive: settings.keepalive)
         logger.info("remote updates on", metadata: ["broker": "\(broker)", "topic_prefix": "\(settings.topicPrefix)"])
         try? await gracefulShutdown()

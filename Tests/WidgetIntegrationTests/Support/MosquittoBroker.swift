@@ -7,10 +7,11 @@ import Glibc
 final class MosquittoBroker {
     static let broker = "/usr/sbin/mosquitto"
     static let publisher = "/usr/bin/mosquitto_pub"
+    static let subscriber = "/usr/bin/mosquitto_sub"
 
     /// Why the tests cannot run here, or nil (scripts/setup installs both).
     static var unavailable: String? {
-        for tool in [broker, publisher] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in [broker, publisher, subscriber] where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing (scripts/setup installs mosquitto and mosquitto-clients)"
         }
         return nil
@@ -87,6 +88,41 @@ final class MosquittoBroker {
     func publish(_ topic: String, _ payload: String) throws {
         let result = try run(["-t", topic, "-m", payload], stdin: nil)
         guard result == 0 else { throw FixtureError("mosquitto_pub to \(topic) failed (exit \(result)); log:\n\(log())") }
+    }
+
+    /// A `mosquitto_sub -d -v` on `topic` until stopped, its output in `output`. Ready once
+    /// `output` shows the SUBACK (`subscribed(output)`).
+    func subscriber(_ topic: String, output: String) throws -> ChildProcess {
+        // Line-buffered: into a file, its debug lines would wait in a full buffer.
+        try ChildProcess(
+            "/usr/bin/stdbuf", ["-oL", Self.subscriber] + address + ["-d", "-v", "-q", "1", "-t", topic],
+            environment: ProcessInfo.processInfo.environment, logPath: output)
+    }
+
+    static func subscribed(_ output: String) -> Bool {
+        ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("received SUBACK")
+    }
+
+    /// The retained message of `topic`, waiting at most `seconds` for it.
+    func retained(_ topic: String, within seconds: Int = 20) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.subscriber)
+        process.arguments = address + ["-C", "1", "-W", "\(seconds)", "--retained-only", "-t", topic]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let overdue = process.deadline(Double(seconds + 30), "mosquitto_sub \(topic)")
+        defer { overdue.end() }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Removes the retained message of `topic` (an empty retained message).
+    func clearRetained(_ topic: String) throws {
+        let result = try run(["-t", topic, "-r", "-n"], stdin: nil)
+        guard result == 0 else { throw FixtureError("clearing the retained \(topic) failed (exit \(result))") }
     }
 
     func log() -> String {
