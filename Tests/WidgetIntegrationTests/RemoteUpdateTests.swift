@@ -145,7 +145,9 @@ extension Integration {
             #expect(fixture.logLines(containing: "remote message refused", "reason=").count == 6, "\(fixture.log())")
         }
 
-        @Test func sigkillMidStreamLosesNothingTheBrokerDelivered() throws {
+        /// SIGKILL as a crash; SIGTERM stops widgetd while a message is being applied.
+        @Test(arguments: [SIGKILL, SIGTERM])
+        func aKillMidStreamLosesNothingTheBrokerDelivered(signal: Int32) throws {
             let setup = try Setup { fixture in
                 try fixture.descriptor("test.pushed", exec: nil, intent: DaemonFixture.testIntent)
             }
@@ -159,7 +161,11 @@ extension Integration {
             try fixture.waitUntil("widgetd applying the stream", timeout: 60) {
                 fixture.logLines(containing: "remote update applied").count >= 5
             }
-            fixture.crash()
+            if signal == SIGKILL {
+                fixture.crash()
+            } else {
+                #expect(fixture.stop() == 0, "\(fixture.log())")
+            }
             let appliedBeforeKill = fixture.logLines(containing: "remote update applied").count
             try setup.start()
             try fixture.waitUntil("every donation after the restart", timeout: 120) { Set(setup.donationIDs()).count == count }

@@ -12,9 +12,9 @@ import WidgetProtocol
 /// ping is the only periodic wake-up.
 ///
 /// Acknowledgement: `handler` runs on the network thread for each message and blocks it until
-/// the update is committed. libmosquitto 2.0 has no manual acks (`mosquitto_manual_ack` came
-/// later); it queues a QoS 1 message's PUBACK before calling the handler, but only the network
-/// thread writes queued packets, so the PUBACK leaves after the handler returns. A handler
+/// the update is committed. libmosquitto 2.0 has no manual acknowledgement: it queues a QoS 1
+/// message's PUBACK before calling the handler, but in threaded mode only the network thread
+/// writes queued packets, so the PUBACK leaves after the handler returns. A handler
 /// that answers `.redeliver` gets the socket shut instead: the queued PUBACK is never sent
 /// (libmosquitto drops queued packets when it reconnects), and the broker delivers the
 /// message again on the resumed session.
@@ -41,11 +41,12 @@ final class MosquittoSession: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
+    /// Subscriptions waiting for their SUBACK, by message id.
+    private let pending = Mutex<[Int32: String]>([:])
+
     private enum Lifecycle {
         case connecting, connected, stopping
     }
-    /// Subscriptions waiting for their SUBACK, by message id.
-    private let pending = Mutex<[Int32: String]>([:])
 
     private static let libraryReady: Bool = {
         mosquitto_lib_init()

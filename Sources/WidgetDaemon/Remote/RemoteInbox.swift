@@ -18,6 +18,10 @@ actor RemoteInbox {
     private var budget: RemoteReloadBudget
     private var requestID = 0
     private var releaseTimer: Task<Void, Never>?
+    /// One message or release at a time: each reads the budget, awaits the engine, then
+    /// writes the budget, and an interleaved other one would be overwritten.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(engine: Engine, settings: RemoteSettings, caller: PeerCredentials, file: RemoteReloadFile, logger: Logger) {
         self.engine = engine
@@ -32,7 +36,7 @@ actor RemoteInbox {
 
     /// Applies what is due from before a restart, and waits for the rest.
     func start() async {
-        await releaseDue()
+        await releaseDueInTurn()
     }
 
     func stop() {
@@ -43,6 +47,8 @@ actor RemoteInbox {
     /// One message: whether to let its acknowledgement go. Refused messages are acknowledged
     /// too (logged with topic and reason): redelivering them would fail the same way forever.
     func apply(topic: String, payload: [UInt8]) async -> MosquittoSession.Verdict {
+        await take()
+        defer { give() }
         // Due deferrals go first, in arrival order; on the virtual clock (which the release
         // timer does not follow) this is also when they are noticed.
         if let next = budget.nextRelease, next <= (await engine.now) { await releaseDue() }
@@ -82,12 +88,31 @@ actor RemoteInbox {
                 return answer.verdict
             }
         }
-        guard save() else {
+        guard await save() else {
             budget = before
             return .redeliver
         }
         armReleaseTimer(now: now)
         return .acknowledge
+    }
+
+    private func releaseDueInTurn() async {
+        await take()
+        defer { give() }
+        await releaseDue()
+    }
+
+    private func take() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the turn to the next in line (still busy), or frees it.
+    private func give() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 
     /// Runs the deferred reloads the window has room for now.
@@ -104,7 +129,7 @@ actor RemoteInbox {
                 break
             }
         }
-        if !released.isEmpty, !save() { budget = before }
+        if !released.isEmpty, !(await save()) { budget = before }
         armReleaseTimer(now: now)
     }
 
@@ -121,13 +146,19 @@ actor RemoteInbox {
         releaseTimer = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(Int64(min(delay, 7 * 24 * 3600) * 1000)))
             guard !Task.isCancelled else { return }
-            await self?.releaseDue()
+            await self?.releaseDueInTurn()
         }
     }
 
-    private func save() -> Bool {
+    /// Writes the budget on a thread of its own: the fsync must not hold up the event loop.
+    private func save() async -> Bool {
+        let file = self.file
+        let budget = self.budget
+        let result: Result<Void, any Error> = await withCheckedContinuation { done in
+            Thread { done.resume(returning: Result { try file.save(budget) }) }.start()
+        }
         do {
-            try file.save(budget)
+            try result.get()
             return true
         } catch {
             logger.error("remote reload budget not saved", metadata: ["error": "\(error)"])

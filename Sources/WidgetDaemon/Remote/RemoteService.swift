@@ -53,7 +53,16 @@ struct RemoteService: Service {
         logger.info("remote updates on", metadata: ["broker": "\(broker)", "topic_prefix": "\(settings.topicPrefix)"])
         try? await gracefulShutdown()
         await inbox.stop()
-        session.stop()
+        // Joining the network thread blocks, and that thread may be waiting for a task on the
+        // event loop (a message being applied): never block the loop for it.
+        let session = self.session
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                session.stop()
+                done.resume()
+            }
+            thread.start()
+        }
     }
 
     private static func hostname() -> String {
