@@ -18,11 +18,11 @@ extension Integration {
             let config: String
 
             init(
-                remote extra: String = "", unixSocket: Bool = false, start: Bool = true,
-                prepare: (DaemonFixture) throws -> Void = { _ in }
+                remote extra: String = "", unixSocket: Bool = false, login: (user: String, password: String)? = nil,
+                start: Bool = true, prepare: (DaemonFixture) throws -> Void = { _ in }
             ) throws {
                 fixture = try DaemonFixture()
-                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket)
+                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket, login: login)
                 config = fixture.directory + "/widgetd.conf"
                 try """
                     [budget]
@@ -256,6 +256,60 @@ extension Integration {
             try setup.broker.clearRetained("\(Self.prefix)/state/stacks/home%2Fdesk")
             try setup.start()
             #expect(try setup.broker.retained("\(Self.prefix)/state/stacks/home%2Fdesk").contains(second))
+        }
+
+        @Test func aBrokerThatRequiresALogin() throws {
+            let passwordFile = TestPaths.temporaryDirectory() + "/mqtt-password"
+            defer { try? FileManager.default.removeItem(atPath: (passwordFile as NSString).deletingLastPathComponent) }
+            try "wrong\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            let setup = try Setup(
+                remote: "username = kiosk\npassword-file = \(passwordFile)", login: ("kiosk", "s3cret pass"), start: false
+            ) { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let fixture = setup.fixture
+            // A wrong password: refused and logged, and widgetd runs on.
+            try fixture.start(arguments: ["--config", setup.config])
+            try fixture.waitUntil("the broker refusing the login") {
+                !fixture.logLines(containing: "MQTT broker refused the connection").isEmpty
+            }
+            #expect(fixture.stop() == 0)
+            #expect(!fixture.log().contains("wrong"), "the password must not be logged")
+
+            try "s3cret pass\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            try setup.start()
+            let pushed = try fixture.add("test.pushed")
+            try setup.push(pushed, "logged in")
+            try setup.waitContent(pushed, "logged in")
+        }
+
+        @Test func anIdleSessionWakesNoThread() throws {
+            // The keepalive is the only periodic wake-up a connected session adds: set far
+            // beyond the test, nothing at all may wake.
+            let setup = try Setup(remote: "keepalive = 18h") { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let fixture = setup.fixture
+            let pushed = try fixture.add("test.pushed")
+            try setup.push(pushed, "settled")
+            try setup.waitContent(pushed, "settled")
+            let pid = try #require(fixture.pid)
+            var previous = ThreadSwitches(pid)
+            var stillSince = Date()
+            let deadline = Date().addingTimeInterval(60)
+            while Date().timeIntervalSince(stillSince) < 6 {
+                try #require(Date() < deadline, "the daemon's threads kept waking for 60 s: \(previous.threads)")
+                usleep(200_000)
+                let now = ThreadSwitches(pid)
+                if now != previous {
+                    previous = now
+                    stillSince = Date()
+                }
+            }
+            usleep(3_000_000)
+            let woken = previous.wakeUps(until: ThreadSwitches(pid))
+            #expect(woken.isEmpty, "threads woke with nothing due: \(woken)")
+            #expect(previous.threads.values.contains { $0.name == "widgetd-mqtt" }, "\(previous.threads)")
         }
 
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {

@@ -11,7 +11,7 @@ final class MosquittoBroker {
 
     /// Why the tests cannot run here, or nil (scripts/setup installs both).
     static var unavailable: String? {
-        for tool in [broker, publisher, subscriber] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in [broker, publisher, subscriber, "/usr/bin/mosquitto_passwd"] where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing (scripts/setup installs mosquitto and mosquitto-clients)"
         }
         return nil
@@ -25,16 +25,33 @@ final class MosquittoBroker {
     var logPath: String { directory + "/mosquitto.log" }
     private var process: ChildProcess?
 
+    /// With a login: the only account the broker takes (anonymous clients are refused).
+    let login: (user: String, password: String)?
+
     /// Writes the config in `directory` and starts the broker.
-    init(in directory: String, unixSocket: Bool = false) throws {
+    init(in directory: String, unixSocket: Bool = false, login: (user: String, password: String)? = nil) throws {
         self.directory = directory
+        self.login = login
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         port = unixSocket ? 0 : try Self.freePort()
+        var access = "allow_anonymous true"
+        if let login {
+            let passwords = directory + "/passwords"
+            let tool = Process()
+            tool.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            tool.arguments = ["-b", "-c", passwords, login.user, login.password]
+            try tool.run()
+            let overdue = tool.deadline(60, "mosquitto_passwd")
+            tool.waitUntilExit()
+            overdue.end()
+            guard tool.terminationStatus == 0 else { throw FixtureError("mosquitto_passwd failed") }
+            access = "allow_anonymous false\npassword_file \(passwords)"
+        }
         // As root, mosquitto would switch to the "mosquitto" account, which cannot write here.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
         try """
             listener \(port) \(port == 0 ? socketPath : "127.0.0.1")
-            allow_anonymous true
+            \(access)
             persistence true
             persistence_location \(directory)/data/
             user \(user)
@@ -54,7 +71,10 @@ final class MosquittoBroker {
     var url: String { port == 0 ? "mqtt+unix://" + socketPath : "mqtt://127.0.0.1:\(port)" }
 
     /// Where `mosquitto_pub` connects.
-    private var address: [String] { port == 0 ? ["--unix", socketPath] : ["-h", "127.0.0.1", "-p", "\(port)"] }
+    private var address: [String] {
+        (port == 0 ? ["--unix", socketPath] : ["-h", "127.0.0.1", "-p", "\(port)"])
+            + (login.map { ["-u", $0.user, "-P", $0.password] } ?? [])
+    }
 
     /// Starts the broker and waits until it accepts connections.
     func start() throws {
