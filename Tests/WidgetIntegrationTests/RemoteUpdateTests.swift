@@ -19,10 +19,10 @@ extension Integration {
 
             init(
                 remote extra: String = "", unixSocket: Bool = false, login: (user: String, password: String)? = nil,
-                start: Bool = true, prepare: (DaemonFixture) throws -> Void = { _ in }
+                tls: Bool = false, start: Bool = true, prepare: (DaemonFixture) throws -> Void = { _ in }
             ) throws {
                 fixture = try DaemonFixture()
-                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket, login: login)
+                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket, login: login, tls: tls)
                 config = fixture.directory + "/widgetd.conf"
                 try """
                     [budget]
@@ -31,6 +31,7 @@ extension Integration {
                     broker = "\(broker.url)"
                     topic-prefix = \(RemoteUpdates.prefix)
                     client-id = widgetd-test-\(getpid())-\(broker.port)
+                    \(broker.caFile.map { "ca-file = " + $0 } ?? "")
                     \(extra)
                     """.write(toFile: config, atomically: true, encoding: .utf8)
                 try prepare(fixture)
@@ -281,6 +282,15 @@ extension Integration {
             let pushed = try fixture.add("test.pushed")
             try setup.push(pushed, "logged in")
             try setup.waitContent(pushed, "logged in")
+        }
+
+        @Test func aBrokerOverTLS() throws {
+            let setup = try Setup(tls: true) { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let pushed = try setup.fixture.add("test.pushed")
+            try setup.push(pushed, "secure")
+            try setup.waitContent(pushed, "secure")
         }
 
         @Test func anIdleSessionWakesNoThread() throws {

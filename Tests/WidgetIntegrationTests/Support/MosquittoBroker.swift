@@ -11,8 +11,8 @@ final class MosquittoBroker {
 
     /// Why the tests cannot run here, or nil (scripts/setup installs both).
     static var unavailable: String? {
-        for tool in [broker, publisher, subscriber, "/usr/bin/mosquitto_passwd"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            return "\(tool) is missing (scripts/setup installs mosquitto and mosquitto-clients)"
+        for tool in [broker, publisher, subscriber, "/usr/bin/mosquitto_passwd", "/usr/bin/openssl"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "\(tool) is missing (scripts/setup installs mosquitto, mosquitto-clients and openssl)"
         }
         return nil
     }
@@ -28,8 +28,13 @@ final class MosquittoBroker {
     /// With a login: the only account the broker takes (anonymous clients are refused).
     let login: (user: String, password: String)?
 
+    /// With TLS: the CA that signed the broker's certificate (made for the test by `openssl`).
+    private(set) var caFile: String?
+
     /// Writes the config in `directory` and starts the broker.
-    init(in directory: String, unixSocket: Bool = false, login: (user: String, password: String)? = nil) throws {
+    init(
+        in directory: String, unixSocket: Bool = false, login: (user: String, password: String)? = nil, tls: Bool = false
+    ) throws {
         self.directory = directory
         self.login = login
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
@@ -49,6 +54,11 @@ final class MosquittoBroker {
         }
         // As root, mosquitto would switch to the "mosquitto" account, which cannot write here.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
+        if tls {
+            let files = try Self.certificates(in: directory + "/tls")
+            caFile = files.ca
+            access += "\ncafile \(files.ca)\ncertfile \(files.certificate)\nkeyfile \(files.key)"
+        }
         try """
             listener \(port) \(port == 0 ? socketPath : "127.0.0.1")
             \(access)
@@ -73,7 +83,35 @@ final class MosquittoBroker {
     /// Where `mosquitto_pub` connects.
     private var address: [String] {
         (port == 0 ? ["--unix", socketPath] : ["-h", "127.0.0.1", "-p", "\(port)"])
-            + (login.map { ["-u", $0.user, "-P", $0.password] } ?? [])
+            + (login.map { ["-u", $0.user, "-P", $0.password] } ?? []) + (caFile.map { ["--cafile", $0] } ?? [])
+    }
+
+    /// A CA and a certificate for 127.0.0.1 signed by it, valid for two days.
+    private static func certificates(in directory: String) throws -> (ca: String, certificate: String, key: String) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let ca = directory + "/ca.pem"
+        let certificate = directory + "/server.pem"
+        let key = directory + "/server.key"
+        for arguments in [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/ca.key", "-out", ca, "-days", "2",
+             "-subj", "/CN=widgetd test CA"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", directory + "/server.csr", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1"],
+            ["x509", "-req", "-in", directory + "/server.csr", "-CA", ca, "-CAkey", directory + "/ca.key", "-CAcreateserial",
+             "-out", certificate, "-days", "2", "-copy_extensions", "copy"],
+        ] {
+            let tool = Process()
+            tool.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            tool.arguments = arguments
+            tool.standardOutput = FileHandle.nullDevice
+            tool.standardError = FileHandle.nullDevice
+            try tool.run()
+            let overdue = tool.deadline(60, "openssl \(arguments[0])")
+            tool.waitUntilExit()
+            overdue.end()
+            guard tool.terminationStatus == 0 else { throw FixtureError("openssl \(arguments.joined(separator: " ")) failed") }
+        }
+        return (ca, certificate, key)
     }
 
     /// Starts the broker and waits until it accepts connections.
