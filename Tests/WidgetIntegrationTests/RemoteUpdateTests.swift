@@ -8,81 +8,8 @@ extension Integration {
     /// through the configured identity.
     @Suite(.enabled(if: MosquittoBroker.unavailable == nil, "\(MosquittoBroker.unavailable ?? "")"))
     struct RemoteUpdates {
-        static let prefix = "test/fleet"
-        static let timeline = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"%@"}],"policy":"never"}"#
-
-        /// A daemon with `[remote]` pointing at a fresh broker, started and subscribed.
-        final class Setup {
-            let fixture: DaemonFixture
-            let broker: MosquittoBroker
-            let config: String
-
-            init(
-                remote extra: String = "", unixSocket: Bool = false, login: (user: String, password: String)? = nil,
-                tls: Bool = false, start: Bool = true, prepare: (DaemonFixture) throws -> Void = { _ in }
-            ) throws {
-                fixture = try DaemonFixture()
-                broker = try MosquittoBroker(in: fixture.directory + "/broker", unixSocket: unixSocket, login: login, tls: tls)
-                config = fixture.directory + "/widgetd.conf"
-                try """
-                    [budget]
-                    min-spacing = 0
-                    [remote]
-                    broker = "\(broker.url)"
-                    topic-prefix = \(RemoteUpdates.prefix)
-                    client-id = widgetd-test-\(getpid())-\(broker.port)
-                    \(broker.caFile.map { "ca-file = " + $0 } ?? "")
-                    \(extra)
-                    """.write(toFile: config, atomically: true, encoding: .utf8)
-                try prepare(fixture)
-                if start { try self.start() }
-            }
-
-            /// Starts widgetd and waits until its subscriptions are in place (the third is
-            /// acknowledged last), so that what is published next reaches it.
-            func start() throws {
-                let before = subscribedCount
-                try fixture.start(arguments: ["--config", config])
-                try waitSubscribed(after: before)
-            }
-
-            var subscribedCount: Int { fixture.logLines(containing: "MQTT subscribed", "topic=\(RemoteUpdates.prefix)/donate").count }
-
-            func waitSubscribed(after count: Int) throws {
-                try fixture.waitUntil("widgetd subscribed to the broker", timeout: 60) { subscribedCount > count }
-            }
-
-            func push(_ instance: String, _ content: String) throws {
-                try broker.publish("\(RemoteUpdates.prefix)/push/\(instance)", String(format: RemoteUpdates.timeline, content))
-            }
-
-            /// The content of the instance's current entry.
-            func content(_ instance: String) -> String? {
-                let entries = fixture.ctl("--json", "timeline", instance).object["entries"] as? [[String: Any]]
-                return entries?.first?["content"] as? String
-            }
-
-            func waitContent(_ instance: String, _ content: String, timeout: Double = 60) throws {
-                try fixture.waitUntil("timeline of \(instance) to show \(content)", timeout: timeout) { self.content(instance) == content }
-            }
-
-            func donationIDs() -> [String] {
-                fixture.ctl("--json", "donations", "list").array.compactMap { $0["id"] as? String }
-            }
-
-            /// Budgeted reloads the instance has used, after letting due reloads run.
-            func budgetUsed(_ instance: String) -> Int? {
-                _ = fixture.ctl("clock", "advance", "0s")
-                return fixture.ctl("--json", "budget", instance).object["used"] as? Int
-            }
-
-            func refusals(_ topic: String) -> [String] {
-                fixture.logLines(containing: "remote message refused", "topic=\(topic)")
-            }
-        }
-
         @Test func everyKindOfMessageIsApplied() throws {
-            let setup = try Setup { fixture in
+            let setup = try RemoteSetup { fixture in
                 try fixture.counterWidget()
                 try fixture.descriptor("test.pushed", exec: nil, intent: DaemonFixture.testIntent)
             }
@@ -92,22 +19,22 @@ extension Integration {
             #expect(fixture.ctl("clock", "advance", "30s").status == 0)
             #expect(setup.budgetUsed(counter) == 0)
 
-            try setup.broker.publish("\(Self.prefix)/reload", #"{"kinds": ["test.counter"]}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", #"{"kinds": ["test.counter"]}"#)
             try fixture.waitUntil("a remote reload of the kind") { setup.budgetUsed(counter) == 1 }
-            try setup.broker.publish("\(Self.prefix)/reload", #"{"all": true}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", #"{"all": true}"#)
             try fixture.waitUntil("a remote reload of all") { setup.budgetUsed(counter) == 2 }
 
             try setup.push(pushed, "remote")
             try setup.waitContent(pushed, "remote")
 
             try setup.broker.publish(
-                "\(Self.prefix)/donate", #"{"intentType": "TestConfiguration", "parameters": {"slot": 1}, "id": "d1"}"#)
+                "\(RemoteSetup.prefix)/donate", #"{"intentType": "TestConfiguration", "parameters": {"slot": 1}, "id": "d1"}"#)
             try fixture.waitUntil("the remote donation") { setup.donationIDs() == ["d1"] }
             #expect(fixture.logLines(containing: "remote message refused").isEmpty, "\(fixture.log())")
         }
 
         @Test func malformedMessagesAreRefusedLoggedAndChangeNothing() throws {
-            let setup = try Setup { fixture in
+            let setup = try RemoteSetup { fixture in
                 try fixture.counterWidget()
                 try fixture.descriptor("test.pushed", exec: nil, intent: DaemonFixture.testIntent)
             }
@@ -119,21 +46,21 @@ extension Integration {
             try setup.waitContent(pushed, "before")
             let used = setup.budgetUsed(counter)
 
-            let reload = "\(Self.prefix)/reload"
-            let donate = "\(Self.prefix)/donate"
+            let reload = "\(RemoteSetup.prefix)/reload"
+            let donate = "\(RemoteSetup.prefix)/donate"
             try setup.broker.publish(reload, "{not json")
             try setup.broker.publish(reload, #"{"kinds": ["test.nope"]}"#)
-            try setup.broker.publish("\(Self.prefix)/push/w-nope", String(format: Self.timeline, "ghost"))
-            try setup.broker.publish("\(Self.prefix)/push/\(pushed)", #"{"entries": "none"}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/push/w-nope", String(format: RemoteSetup.timeline, "ghost"))
+            try setup.broker.publish("\(RemoteSetup.prefix)/push/\(pushed)", #"{"entries": "none"}"#)
             try setup.broker.publish(donate, #"{"parameters": {}}"#)
-            try setup.broker.publish("\(Self.prefix)/push/\(pushed)", "")
+            try setup.broker.publish("\(RemoteSetup.prefix)/push/\(pushed)", "")
             // Messages are applied in order: once the marker shows, the rest were handled.
             try setup.push(pushed, "marker")
             try setup.waitContent(pushed, "marker")
 
             #expect(setup.refusals(reload).count == 2, "\(fixture.log())")
-            #expect(setup.refusals("\(Self.prefix)/push/w-nope").count == 1)
-            #expect(setup.refusals("\(Self.prefix)/push/\(pushed)").count == 2)
+            #expect(setup.refusals("\(RemoteSetup.prefix)/push/w-nope").count == 1)
+            #expect(setup.refusals("\(RemoteSetup.prefix)/push/\(pushed)").count == 2)
             #expect(setup.refusals(donate).count == 1)
             #expect(fixture.logLines(containing: "remote message refused", "reason=").count == 6)
             #expect(setup.donationIDs().isEmpty)
@@ -149,14 +76,14 @@ extension Integration {
         /// SIGKILL as a crash; SIGTERM stops widgetd while a message is being applied.
         @Test(arguments: [SIGKILL, SIGTERM])
         func aKillMidStreamLosesNothingTheBrokerDelivered(signal: Int32) throws {
-            let setup = try Setup { fixture in
+            let setup = try RemoteSetup { fixture in
                 try fixture.descriptor("test.pushed", exec: nil, intent: DaemonFixture.testIntent)
             }
             let fixture = setup.fixture
             let count = 300
             let ids = (0..<count).map { "d\($0)" }
             try setup.broker.publish(
-                "\(Self.prefix)/donate",
+                "\(RemoteSetup.prefix)/donate",
                 ids.map { #"{"intentType": "TestConfiguration", "parameters": {"slot": 1}, "id": "\#($0)"}"# })
             // The broker holds them all now; kill widgetd while it works through them.
             try fixture.waitUntil("widgetd applying the stream", timeout: 60) {
@@ -179,7 +106,7 @@ extension Integration {
         }
 
         @Test func aBrokerRestartAndADaemonRestartAreSurvived() throws {
-            let setup = try Setup { fixture in
+            let setup = try RemoteSetup { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let fixture = setup.fixture
@@ -205,7 +132,7 @@ extension Integration {
         }
 
         @Test func aBrokerOnAUnixSocket() throws {
-            let setup = try Setup(unixSocket: true) { fixture in
+            let setup = try RemoteSetup(unixSocket: true) { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let pushed = try setup.fixture.add("test.pushed")
@@ -215,7 +142,7 @@ extension Integration {
         }
 
         @Test func aBrokerDownAtStartIsReachedLater() throws {
-            let setup = try Setup(start: false) { fixture in
+            let setup = try RemoteSetup(start: false) { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let fixture = setup.fixture
@@ -230,21 +157,21 @@ extension Integration {
         }
 
         @Test func publishesStacksRetainedAndEvents() throws {
-            let setup = try Setup(remote: "publish = true") { fixture in
+            let setup = try RemoteSetup(remote: "publish = true") { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let fixture = setup.fixture
             let first = try fixture.add("test.pushed")
             let second = try fixture.add("test.pushed")
             let events = fixture.directory + "/events.out"
-            let watcher = try setup.broker.subscriber("\(Self.prefix)/state/events", output: events)
+            let watcher = try setup.broker.subscriber("\(RemoteSetup.prefix)/state/events", output: events)
             defer { kill(watcher.processIdentifier, SIGTERM) }
             try fixture.waitUntil("mosquitto_sub subscribed") { MosquittoBroker.subscribed(events) }
 
             #expect(fixture.ctl("stack", "create", "home/desk").status == 0)
             #expect(fixture.ctl("stack", "add", "home/desk", first, second).status == 0)
             #expect(fixture.ctl("stack", "swipe", "home/desk", second).status == 0)
-            let retained = try setup.broker.retained("\(Self.prefix)/state/stacks/home%2Fdesk")
+            let retained = try setup.broker.retained("\(RemoteSetup.prefix)/state/stacks/home%2Fdesk")
             let stack = try JSONSerialization.jsonObject(with: Data(retained.utf8)) as? [String: Any]
             #expect(stack?["name"] as? String == "home/desk", "\(retained)")
             #expect(stack?["top"] as? String == second)
@@ -254,16 +181,16 @@ extension Integration {
 
             // Every connection publishes the stacks whole: what the broker lost comes back.
             #expect(fixture.stop() == 0)
-            try setup.broker.clearRetained("\(Self.prefix)/state/stacks/home%2Fdesk")
+            try setup.broker.clearRetained("\(RemoteSetup.prefix)/state/stacks/home%2Fdesk")
             try setup.start()
-            #expect(try setup.broker.retained("\(Self.prefix)/state/stacks/home%2Fdesk").contains(second))
+            #expect(try setup.broker.retained("\(RemoteSetup.prefix)/state/stacks/home%2Fdesk").contains(second))
         }
 
         @Test func aBrokerThatRequiresALogin() throws {
             let passwordFile = TestPaths.temporaryDirectory() + "/mqtt-password"
             defer { try? FileManager.default.removeItem(atPath: (passwordFile as NSString).deletingLastPathComponent) }
             try "wrong\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
-            let setup = try Setup(
+            let setup = try RemoteSetup(
                 remote: "username = kiosk\npassword-file = \(passwordFile)", login: ("kiosk", "s3cret pass"), start: false
             ) { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
@@ -285,7 +212,7 @@ extension Integration {
         }
 
         @Test func aBrokerOverTLS() throws {
-            let setup = try Setup(tls: true) { fixture in
+            let setup = try RemoteSetup(tls: true) { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let pushed = try setup.fixture.add("test.pushed")
@@ -296,7 +223,7 @@ extension Integration {
         @Test func anIdleSessionWakesNoThread() throws {
             // The keepalive is the only periodic wake-up a connected session adds: set far
             // beyond the test, nothing at all may wake.
-            let setup = try Setup(remote: "keepalive = 18h") { fixture in
+            let setup = try RemoteSetup(remote: "keepalive = 18h") { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)
             }
             let fixture = setup.fixture
@@ -324,7 +251,7 @@ extension Integration {
 
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {
             // System accounts every Debian has: the identity owns one kind, `daemon` another.
-            let setup = try Setup(remote: "user = nobody") { fixture in
+            let setup = try RemoteSetup(remote: "user = nobody") { fixture in
                 for (kind, owner) in [("remote.mine", "nobody"), ("remote.theirs", "daemon")] {
                     let object: [String: Any] = [
                         "kind": kind, "supportedFamilies": ["systemSmall"], "owner": ["user": owner],
@@ -339,8 +266,8 @@ extension Integration {
             let theirs = try fixture.add("remote.theirs")
 
             try setup.push(theirs, "intruder")
-            try setup.broker.publish("\(Self.prefix)/reload", #"{"kinds": ["remote.theirs"]}"#)
-            try setup.broker.publish("\(Self.prefix)/donate", #"{"intentType": "TheirsIntent", "id": "t1"}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", #"{"kinds": ["remote.theirs"]}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/donate", #"{"intentType": "TheirsIntent", "id": "t1"}"#)
             try setup.push(mine, "owned")
             try setup.waitContent(mine, "owned")
             #expect(setup.content(theirs) == nil)
@@ -348,12 +275,12 @@ extension Integration {
             let refused = fixture.logLines(containing: "remote message refused", "permission denied")
             #expect(refused.count == 3, "\(fixture.log())")
             #expect(fixture.logLines(containing: "permission denied", "uid=65534").count >= 3)
-            try setup.broker.publish("\(Self.prefix)/donate", #"{"intentType": "MineIntent", "id": "m1"}"#)
+            try setup.broker.publish("\(RemoteSetup.prefix)/donate", #"{"intentType": "MineIntent", "id": "m1"}"#)
             try fixture.waitUntil("the owner's donation") { setup.donationIDs() == ["m1"] }
         }
 
         @Test func aRemoteReloadBeyondTheLimitIsDeferredDurably() throws {
-            let setup = try Setup(remote: "reload-limit = 1") { fixture in
+            let setup = try RemoteSetup(remote: "reload-limit = 1") { fixture in
                 try fixture.counterWidget()
                 try fixture.descriptor("test.pushed", exec: nil)
             }
@@ -362,10 +289,10 @@ extension Integration {
             let pushed = try fixture.add("test.pushed")
             #expect(fixture.ctl("clock", "advance", "30s").status == 0)
             let reload = #"{"kinds": ["test.counter"]}"#
-            try setup.broker.publish("\(Self.prefix)/reload", reload)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", reload)
             try fixture.waitUntil("the first remote reload") { setup.budgetUsed(counter) == 1 }
-            try setup.broker.publish("\(Self.prefix)/reload", reload)
-            try setup.broker.publish("\(Self.prefix)/reload", reload)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", reload)
+            try setup.broker.publish("\(RemoteSetup.prefix)/reload", reload)
             try fixture.waitUntil("the deferral") { fixture.logLines(containing: "remote reload deferred").count == 2 }
             #expect(setup.budgetUsed(counter) == 1)
 

@@ -10,11 +10,11 @@ import WidgetProtocol
 /// reload budget first; what it defers is written to disk before the message is acknowledged,
 /// and applied when the window has room.
 actor RemoteInbox {
-    private let engine: Engine
+    let engine: Engine
     private let topics: RemoteTopics
-    private let caller: PeerCredentials
+    let caller: PeerCredentials
     private let file: RemoteReloadFile
-    private let logger: Logger
+    let logger: Logger
     private var budget: RemoteReloadBudget
     private var requestID = 0
     private var releaseTimer: Task<Void, Never>?
@@ -166,61 +166,9 @@ actor RemoteInbox {
         }
     }
 
-    /// Whether a donation with this intent type and id is stored already. Asked as the
-    /// identity, which may list the donations of any intent type it may donate.
-    private func isStored(_ key: (intentType: String, id: String)) async -> Bool {
+    /// A fresh id for the next request line.
+    func nextRequestID() -> Int {
         requestID += 1
-        let reply = await serve(RemoteMessage.donationsListLine(id: requestID, intentType: key.intentType))
-        guard let reply, let object = (try? JSONSerialization.jsonObject(with: Data(reply.readableBytesView))) as? [String: Any],
-            let donations = object["result"] as? [[String: Any]]
-        else { return false }
-        return donations.contains { $0["id"] as? String == key.id }
-    }
-
-    /// Every stack's state, for publishing (reads are open to any identity).
-    func stacks() async -> [StackInfo] {
-        requestID += 1
-        var out = JSONText()
-        out.raw(#"{"jsonrpc":"2.0","method":"stack.list","id":"#)
-        out.integer(Int64(requestID))
-        out.raw("}")
-        guard let reply = await serve(out.bytes),
-            let answer = try? WidgetJSON.decoder.decode(StackListAnswer.self, from: Data(reply.readableBytesView))
-        else { return [] }
-        return answer.result
-    }
-
-    private struct StackListAnswer: Decodable {
-        var result: [StackInfo]
-    }
-
-    /// The engine's answer to a request line from the identity.
-    private func serve(_ bytes: [UInt8]) async -> ByteBuffer? {
-        let line = ByteBuffer(bytes: bytes)
-        let engine = self.engine
-        let caller = self.caller
-        return await withCheckedContinuation { continuation in
-            engine.loop.execute {
-                engine.assumeIsolated { engine in
-                    engine.serve(line, caller: caller, connection: nil) { continuation.resume(returning: $0) }
-                }
-            }
-        }
-    }
-
-    /// The engine's answer to the update's request, logged.
-    private func run(_ message: RemoteMessage, topic: String) async -> RemoteAnswer {
-        requestID += 1
-        let answer = RemoteAnswer(await serve(message.requestLine(id: requestID)))
-        switch answer {
-        case .applied:
-            logger.debug("remote update applied", metadata: ["topic": "\(topic)"])
-        case .refused(let reason):
-            logger.warning("remote message refused", metadata: ["topic": "\(topic)", "reason": "\(reason)"])
-        case .notApplied(let reason):
-            logger.warning(
-                "remote message not applied; the broker will send it again", metadata: ["topic": "\(topic)", "reason": "\(reason)"])
-        }
-        return answer
+        return requestID
     }
 }
