@@ -249,6 +249,22 @@ extension Integration {
             #expect(previous.threads.values.contains { $0.name == "widgetd-mqtt" }, "\(previous.threads)")
         }
 
+        @Test(arguments: [
+            ("user = widgetd-test-nobody-such", "no user named 'widgetd-test-nobody-such'"),
+            ("username = kiosk\npassword-file = /nonexistent/mqtt-password", "cannot read /nonexistent/mqtt-password"),
+        ])
+        func anUnusableRemoteSettingStopsTheStartWith78(setting: String, message: String) throws {
+            let setup = try RemoteSetup(remote: setting, start: false)
+            let fixture = setup.fixture
+            let process = try fixture.launch(
+                TestPaths.widgetd,
+                ["--socket", fixture.socketPath, "--state-dir", fixture.stateDirectory, "--widgets-dir", fixture.widgetsDirectory,
+                 "--log-target", "stderr", "--config", setup.config])
+            process.waitUntilExit(within: 60)
+            #expect(process.terminationStatus == 78, "\(fixture.log())")
+            #expect(fixture.log().contains(message), "\(fixture.log())")
+        }
+
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {
             // System accounts every Debian has: the identity owns one kind, `daemon` another.
             let setup = try RemoteSetup(remote: "user = nobody") { fixture in

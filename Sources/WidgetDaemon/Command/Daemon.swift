@@ -86,10 +86,16 @@ struct Daemon {
                        "budget": "\(settings.budgetEnabled ? "on" : "off")",
                        "host_group": "\(access.hostGroupName)\(access.hostGID.map { " (gid \($0))" } ?? " (no such group)")"])
 
-        // Without a broker nothing about MQTT runs, not even a thread.
-        let remote = try settings.remote.broker.map { broker in
-            try RemoteService(
-                settings: settings.remote, broker: broker, engine: engine, stateDirectory: options.stateDirectory, logger: logger)
+        // Without a broker nothing about MQTT runs, not even a thread. What can fail here (an
+        // unknown user, an unreadable password or certificate file) is a configuration fault.
+        let remote: RemoteService?
+        do {
+            remote = try settings.remote.broker.map { broker in
+                try RemoteService(
+                    settings: settings.remote, broker: broker, engine: engine, stateDirectory: options.stateDirectory, logger: logger)
+            }
+        } catch {
+            throw SettingsError(underlying: error)
         }
         let group = ServiceGroup(configuration: .init(
             services: [

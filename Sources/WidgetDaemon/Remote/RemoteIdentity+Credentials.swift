@@ -11,11 +11,13 @@ extension RemoteIdentity {
         case .uid(let uid): getpwuid(uid)
         }
         guard let entry else {
-            if case .uid(let uid) = identity {
+            switch identity {
+            case .uid(let uid):
                 // A uid without an account acts with no groups at all.
                 return PeerCredentials(uid: uid, gid: .max, pid: getpid())
+            case .user(let name):
+                throw ServerError("[remote] user: no user named '\(name)'")
             }
-            throw ServerError("[remote] user: no user named '\(identity)'")
         }
         let uid = entry.pointee.pw_uid
         let gid = entry.pointee.pw_gid
