@@ -265,6 +265,34 @@ extension Integration {
             #expect(fixture.log().contains(message), "\(fixture.log())")
         }
 
+        @Test(.enabled(if: StorageMount.allowed, StorageMount.skipReason))
+        func aMessageThatCannotBeStoredComesAgainUntilItIs() throws {
+            let setup = try RemoteSetup(start: false) { fixture in
+                try fixture.descriptor("test.pushed", exec: nil)
+            }
+            let fixture = setup.fixture
+            let disk = try StorageMount(tmpfsAt: fixture.stateDirectory, size: "512k")
+            defer {
+                fixture.crash()
+                disk.unmount()
+            }
+            try setup.start()
+            let pushed = try fixture.add("test.pushed")
+            try setup.push(pushed, "before")
+            try setup.waitContent(pushed, "before")
+
+            _ = disk.fill()
+            try setup.push(pushed, "stored later")
+            try fixture.waitUntil("the message refused for now", timeout: 60) {
+                fixture.logLines(containing: "remote message not applied; the broker will send it again").count >= 2
+            }
+            #expect(setup.content(pushed) == "before")
+            #expect(fixture.logLines(containing: "remote message refused").isEmpty, "\(fixture.log())")
+
+            disk.free()
+            try setup.waitContent(pushed, "stored later", timeout: 120)
+        }
+
         @Test func remoteMessagesActAsTheConfiguredIdentity() throws {
             // System accounts every Debian has: the identity owns one kind, `daemon` another.
             let setup = try RemoteSetup(remote: "user = nobody") { fixture in

@@ -37,7 +37,9 @@ final class MosquittoSession: @unchecked Sendable {
     private let logger: Logger
     private let isUp = Mutex(false)
     private let lifecycle = Mutex(Lifecycle.connecting)
-    /// Ends a wait between connection attempts early, at stop.
+    /// Seconds to wait before having the broker send a message again.
+    private let redeliveryPause = Mutex(1.0)
+    /// Ends a wait between connection attempts (or before a redelivery) early, at stop.
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -215,8 +217,15 @@ final class MosquittoSession: @unchecked Sendable {
         }
         switch handler(topic, payload) {
         case .acknowledge:
-            break
+            redeliveryPause.withLock { $0 = 1 }
         case .redeliver:
+            // The broker sends it again as soon as the session resumes: pause first, longer
+            // each time in a row, so a fault that lasts (a full disk) is not retried in a loop.
+            let pause = redeliveryPause.withLock { pause in
+                defer { pause = min(pause * 2, 60) }
+                return pause
+            }
+            _ = wake.wait(timeout: .now() + pause)
             let socket = mosquitto_socket(handle)
             if socket >= 0 { Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
         }
