@@ -34,6 +34,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     }
     /// Who manages instances and stacks (`[access]`).
     public var access = AccessSettings()
+    /// Remote updates through an MQTT broker (`[remote]`); off without a broker.
+    public var remote = RemoteSettings()
 
     public init() {}
 }
@@ -61,6 +63,7 @@ extension DaemonSettings {
     public static func parse(_ text: String) throws(SettingsError) -> DaemonSettings {
         var settings = DaemonSettings()
         var section = ""
+        var remoteLine: Int?
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -68,9 +71,10 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers", "rotation", "limits", "access"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation", "limits", "access", "remote"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
+                if section == "remote" { remoteLine = number }
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
@@ -80,6 +84,7 @@ extension DaemonSettings {
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             try settings.set(section: section, key: key, value: value, line: number)
         }
+        if let remoteLine { try settings.remote.validate(line: remoteLine) }
         return settings
     }
 
@@ -122,6 +127,7 @@ extension DaemonSettings {
         // [limits] max-log-rows under its older name, so existing files keep working.
         case ("rotation", "log-retention"): decisionRetention = try count(LimitSettings.logRowsRange)
         case ("limits", _): try limits.set(key: key, value: value, line: line)
+        case ("remote", _): try remote.set(key: key, value: value, line: line)
         case ("access", "host-group"):
             guard AccessSettings.isValidAccountName(value) else {
                 throw SettingsError(line: line, reason: "host-group: '\(value)' is not a group name")

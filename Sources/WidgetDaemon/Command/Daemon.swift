@@ -86,6 +86,17 @@ struct Daemon {
                        "budget": "\(settings.budgetEnabled ? "on" : "off")",
                        "host_group": "\(access.hostGroupName)\(access.hostGID.map { " (gid \($0))" } ?? " (no such group)")"])
 
+        // Without a broker nothing about MQTT runs, not even a thread. What can fail here (an
+        // unknown user, an unreadable password or certificate file) is a configuration fault.
+        let remote: RemoteService?
+        do {
+            remote = try settings.remote.broker.map { broker in
+                try RemoteService(
+                    settings: settings.remote, broker: broker, engine: engine, stateDirectory: options.stateDirectory, logger: logger)
+            }
+        } catch {
+            throw SettingsError(underlying: error)
+        }
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: server),
@@ -93,6 +104,7 @@ struct Daemon {
                 .init(service: ReloadSignalService(
                     signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
                     budgetDisabled: options.budgetDisabled, logger: logger)),
+            ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 // Last: it starts once the group traps SIGTERM, and is the first told of a
                 // shutdown (the group stops services in reverse order).
                 .init(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)),
