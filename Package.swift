@@ -94,6 +94,8 @@ let package = Package(
             name: "WidgetCtlCommands",
             dependencies: [
                 "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDescriptorFiles", "WidgetDisplay", "WidgetPictures",
+                // `simulate --state` reads a state directory itself.
+                "WidgetStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -76,6 +76,19 @@ public final class SQLiteStateStore: StateStore {
         try? pool.close()
     }
 
+    /// The state a state directory holds, read through a read-only connection that changes
+    /// nothing, even while widgetd runs on it (`widgetctl simulate --state`).
+    public static func snapshot(directory: String) throws -> PersistedState {
+        let path = directory + "/state.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError("no state database at \(path)") }
+        guard let state = try readOnlyLoad(path: path) else {
+            throw StoreError(
+                "cannot read \(path) without changing it (it cannot be opened read-only, or its schema is older than this "
+                    + "program's: start widgetd on it once)")
+        }
+        return state
+    }
+
     /// The state read through a read-only connection, or nil when the schema still needs a
     /// migration (read after it) or the file cannot be opened read-only (the read-write
     /// open that follows says why). Throws only for a damaged file.

@@ -4,6 +4,7 @@ import NIOPosix
 import Synchronization
 import Testing
 import WidgetCore
+import WidgetDescriptorFiles
 import WidgetProtocol
 import WidgetStore
 @testable import WidgetDaemon

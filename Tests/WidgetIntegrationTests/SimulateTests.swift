@@ -117,6 +117,19 @@ extension Integration {
                 #expect(second.ctl("--json", "stack", "show", stack).object["top"] as? String == last)
             }
 
+            // A state directory simulated by widgetctl itself, read-only while widgetd runs on
+            // it, gives the daemon's answer.
+            let offline = first.ctl(
+                "--json", "simulate", "--hours", "24", "--state", first.stateDirectory, "--widgets-dir", first.widgetsDirectory,
+                "--at", Self.start)
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(Self.decisions(offline.object["rotations"] as? [[String: Any]] ?? []) == Self.decisions(rotations))
+            #expect(Self.readings(first, counter: counter) == before)
+            let none = first.ctl("simulate", "--state", first.directory + "/nowhere")
+            #expect(none.status == 1 && none.stderr.contains("no state database at"), "\(none.stderr)")
+            let alone = first.ctl("simulate", "--at", Self.start)
+            #expect(alone.status == 2 && alone.stderr.contains("go with --state"), "\(alone.stderr)")
+
             try Self.checkPicture(svg, in: first.directory)
         }
 

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import WidgetCore
+import WidgetDescriptorFiles
 import WidgetStore
 
 public struct DaemonOptions: Sendable {

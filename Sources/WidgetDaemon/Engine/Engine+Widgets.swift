@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WidgetCore
+import WidgetDescriptorFiles
 import WidgetProtocol
 
 /// What made the engine read the widgets directories again: it goes in the log line.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import WidgetCore
+import WidgetDescriptorFiles
 import WidgetProtocol
 import WidgetStore
 

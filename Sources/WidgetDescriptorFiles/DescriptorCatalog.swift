@@ -1,9 +1,8 @@
 import Foundation
-import Logging
 import WidgetCore
-import WidgetDescriptorFiles
 
-/// The descriptors loaded from the widgets directories, with the files that were skipped.
+/// The descriptors loaded from the widgets directories, with the files that were skipped:
+/// what the daemon loads, and what `widgetctl simulate --state` reads beside a state directory.
 /// A bad file never stops the daemon: it is reported and the rest load. A kind whose provider
 /// cannot be run loads with its `problem`, so that it is listed with it.
 public struct DescriptorCatalog: Sendable {
@@ -51,20 +50,8 @@ public struct DescriptorCatalog: Sendable {
 
     public subscript(kind: String) -> WidgetDescriptor? { descriptors[kind] }
 
-    /// A warning for each file skipped and each kind that cannot be used.
-    func logProblems(_ logger: Logger) {
-        for problem in problems {
-            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
-        }
-        for descriptor in descriptors.values.sorted(by: { $0.kind < $1.kind }) {
-            guard let problem = descriptor.problem else { continue }
-            logger.warning(
-                "kind cannot be used", metadata: ["kind": "\(descriptor.kind)", "path": "\(descriptor.source)", "reason": "\(problem)"])
-        }
-    }
-
     /// For handler tests that build a catalog without files.
-    mutating func insertForTesting(_ descriptor: WidgetDescriptor) {
+    public mutating func insertForTesting(_ descriptor: WidgetDescriptor) {
         descriptors[descriptor.kind] = descriptor
     }
 }
