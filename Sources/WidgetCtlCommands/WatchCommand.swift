@@ -11,10 +11,34 @@ struct WatchCommand: ParsableCommand {
             One line per event. With --json each line is the daemon's notification as sent, \
             {"jsonrpc": "2.0", "method": "event", "params": {"type": ..., "date": ..., ...}}, \
             flushed at once so a host reading a pipe sees every event when it happens.
+
+            With --format waybar or --format eww and --stack NAME it is a bar module instead: \
+            one JSON line with text, tooltip, class and alt for the stack's top now, then one \
+            each time that changes (rotation, swipe, a new timeline, an entry's date passing, \
+            the instance removed). It keeps running when the daemon goes away: a line with \
+            class "disconnected", then it connects again. See docs/hosts.md.
             """)
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: "Write for a bar: waybar (Waybar custom module, return-type json) or eww (deflisten). Needs --stack.")
+    var format: BarFormat?
+
+    @Option(help: "The stack a bar module shows (with --format).", completion: Completions.stacks)
+    var stack: String?
+
+    func validate() throws {
+        switch (format, stack) {
+        case (let format?, nil): throw ValidationError("--format \(format.rawValue) needs --stack NAME")
+        case (nil, _?): throw ValidationError("--stack is for a bar module: give --format waybar or --format eww")
+        case (_?, _?) where global.json: throw ValidationError("--json and --format are different outputs: give one")
+        default: break
+        }
+    }
+
     func run() throws {
+        if let format, let stack {
+            BarAdapter(stackName: stack, format: format, socket: global.socket).run()
+        }
         let connection = try global.connect()
         do {
             try connection.stream(.subscribe, EmptyParams()) { line in
@@ -53,3 +77,5 @@ struct WatchCommand: ParsableCommand {
         }
     }
 }
+
+extension BarFormat: ExpressibleByArgument {}

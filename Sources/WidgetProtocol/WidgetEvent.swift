@@ -4,7 +4,7 @@ import WidgetCore
 /// What a subscriber is told, as the params of a `{"method": "event"}` JSON-RPC notification.
 public struct WidgetEvent: Codable, Sendable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
-        /// An instance's shown entry changed (at its entry date).
+        /// An instance's shown entry changed: at its entry date, or a timeline was pushed.
         case entryChange
         /// Timelines were reloaded by one provider launch.
         case reload

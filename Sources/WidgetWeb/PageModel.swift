@@ -51,7 +51,7 @@ struct PageModel: Encodable, Sendable {
             let extra: [String: JSONValue] = [
                 "instance": .string(instance.id), "kind": .string(instance.kind), "family": .string(instance.family.rawValue),
                 "displayName": .string(displayName),
-                "entryDate": instance.currentEntry.map { .string(ISO8601Format.text($0.date)) } ?? .null,
+                "date": instance.currentEntry.map { .string(ISO8601Format.text($0.date)) } ?? .null,
             ]
             cards[instance.id] = Card(
                 id: instance.id, kind: instance.kind, family: instance.family, displayName: displayName,

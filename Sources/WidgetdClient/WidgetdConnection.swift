@@ -69,6 +69,21 @@ public final class WidgetdConnection {
         }
     }
 
+    /// Sends `subscribe` and checks its answer; the events then come from `nextEvent()`. For a
+    /// subscriber that must read the state between the two, so that no event falls in a gap.
+    public func subscribe() throws(WidgetdClientError) {
+        let answer = try raw(RPCMethod.subscribe.rawValue, EmptyParams())
+        if let head = try? WidgetJSON.decoder.decode(RPCResponseHead.self, from: answer), let error = head.error {
+            throw .daemon(error)
+        }
+    }
+
+    /// The next line the daemon sends after `subscribe()`: an event notification. Blocks until
+    /// one comes; throws `.connectionLost` when the daemon goes away.
+    public func nextEvent() throws(WidgetdClientError) -> Data {
+        try readLine()
+    }
+
     /// Sends a request and returns the answer line as it came.
     public func raw<Params: Encodable>(_ method: String, _ params: Params) throws(WidgetdClientError) -> Data {
         let id = nextID

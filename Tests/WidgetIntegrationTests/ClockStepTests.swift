@@ -101,16 +101,17 @@ extension Integration {
             #expect(fixture.ctl(["push", id, "-"], stdin: timeline).status == 0)
             #expect(fixture.ctl("clock", "set", "2026-01-05T09:30:00Z").status == 0)
             #expect(fixture.ctl("clock", "set", "2026-01-05T08:15:00Z").status == 0)
-            let changes = watch.wait { $0.filter { $0["type"] as? String == "entryChange" }.count >= 2 }
+            // The push tells the entry it shows ("eight"), then each step its own.
+            let changes = watch.wait { $0.filter { $0["type"] as? String == "entryChange" }.count >= 3 }
                 .filter { $0["type"] as? String == "entryChange" }
                 .compactMap { ($0["entry"] as? [String: Any])?["content"] as? String }
-            #expect(changes == ["nine", "eight"])
+            #expect(changes == ["eight", "nine", "eight"])
             // And "nine" again when 09:00 comes round a second time: the display follows the clock.
             #expect(fixture.ctl("clock", "advance", "1h").status == 0)
-            let again = watch.wait { $0.filter { $0["type"] as? String == "entryChange" }.count >= 3 }
+            let again = watch.wait { $0.filter { $0["type"] as? String == "entryChange" }.count >= 4 }
                 .filter { $0["type"] as? String == "entryChange" }
                 .compactMap { ($0["entry"] as? [String: Any])?["content"] as? String }
-            #expect(again == ["nine", "eight", "nine"])
+            #expect(again == ["eight", "nine", "eight", "nine"])
         }
     }
 }

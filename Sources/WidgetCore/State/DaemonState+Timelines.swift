@@ -17,6 +17,8 @@ extension DaemonState {
             state.install(timeline, for: id, receivedAt: now, history: history, policyDue: policyDue)
             state.instances.update(id) { $0.replaced = change }
         }
+        // A push is no launch, so no `reload` event tells of it: hosts learn the new entry here.
+        plan.events.append(.entryChange(id, date: now, entry: timeline.currentEntry(at: now)))
         plan.note(.info, "timeline pushed", ["instance": id, "entries": "\(timeline.entries.count)"])
         evaluate(
             stacks.containing(id), at: now,

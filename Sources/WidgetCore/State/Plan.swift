@@ -58,7 +58,7 @@ public struct Note: Sendable {
 
 /// What happened, for subscribers.
 public enum StateEvent: Sendable, Hashable {
-    /// The shown entry of an instance changed (at its entry date).
+    /// The shown entry of an instance changed: at its entry date, or a timeline was pushed.
     case entryChange(InstanceID, date: Date, entry: TimelineEntry?)
     /// Timelines were reloaded by one provider launch.
     case reload(kind: String, instances: [InstanceID], date: Date)
