@@ -39,7 +39,7 @@ import Testing
 
     /// `scripts/test-watchdog`, which `scripts/test` runs the suite under: a test that runs past
     /// the limit stops the run, named with its time, with exit 124; a run that ends is left alone
-    /// and keeps its status.
+    /// and keeps its status; a parameterized test's cases are not tracked on their own.
     @Test func theWatchdogStopsAStuckRunAndNamesTheTest() throws {
         let script = """
             echo '◇ Test quick(x:) started.'; echo '✔ Test quick(x:) passed after 0.1 seconds.'
@@ -62,6 +62,17 @@ import Testing
         #expect(finished.status == 3)
         #expect(finished.output.contains("✘ Test a() failed"))
         #expect(!finished.output.contains("test watchdog"))
+
+        // A parameterized test's cases print no line when they pass: only their test counts,
+        // so a case started long ago does not look stuck.
+        let cases = try Self.watchdog(
+            ["bash", "-c", """
+                echo '◇ Test p(x:) started.'; echo '◇ Test case passing 1 argument x → 1 to p(x:) started.'
+                echo '✔ Test p(x:) passed after 0.1 seconds with 1 test case.'; sleep 4; echo done
+                """],
+            limit: 2)
+        #expect(cases.status == 0, "\(cases.output)")
+        #expect(!cases.output.contains("test watchdog"), "\(cases.output)")
     }
 
     /// Running, as opposed to gone or a zombie that its new parent has not reaped yet.

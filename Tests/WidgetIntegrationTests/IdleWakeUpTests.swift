@@ -15,20 +15,7 @@ extension Integration {
             #expect(fixture.ctl(["push", id, "-"], stdin: timeline).status == 0)
             let pid = try #require(fixture.pid)
 
-            // libdispatch's threads (the signal sources' and whatever a library starts on a queue)
-            // end a few seconds after their work; measure once every thread held still for 6 s.
-            var previous = ThreadSwitches(pid)
-            var stillSince = Date()
-            let deadline = Date().addingTimeInterval(60)
-            while Date().timeIntervalSince(stillSince) < 6 {
-                try #require(Date() < deadline, "the daemon's threads kept waking for 60 s: \(previous.threads)")
-                usleep(200_000)
-                let now = ThreadSwitches(pid)
-                if now != previous {
-                    previous = now
-                    stillSince = Date()
-                }
-            }
+            let previous = try ThreadSwitches.settled(pid)
             usleep(3_000_000)
             let woken = previous.wakeUps(until: ThreadSwitches(pid))
             #expect(woken.isEmpty, "threads woke with nothing due: \(woken)")

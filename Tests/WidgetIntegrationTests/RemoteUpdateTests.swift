@@ -231,18 +231,7 @@ extension Integration {
             try setup.push(pushed, "settled")
             try setup.waitContent(pushed, "settled")
             let pid = try #require(fixture.pid)
-            var previous = ThreadSwitches(pid)
-            var stillSince = Date()
-            let deadline = Date().addingTimeInterval(60)
-            while Date().timeIntervalSince(stillSince) < 6 {
-                try #require(Date() < deadline, "the daemon's threads kept waking for 60 s: \(previous.threads)")
-                usleep(200_000)
-                let now = ThreadSwitches(pid)
-                if now != previous {
-                    previous = now
-                    stillSince = Date()
-                }
-            }
+            let previous = try ThreadSwitches.settled(pid)
             usleep(3_000_000)
             let woken = previous.wakeUps(until: ThreadSwitches(pid))
             #expect(woken.isEmpty, "threads woke with nothing due: \(woken)")

@@ -42,4 +42,25 @@ struct ThreadSwitches: Equatable {
         for (tid, thread) in threads where later.threads[tid] == nil { woken.append("\(thread.name) (\(tid)): exited") }
         return woken.sorted()
     }
+
+    /// The process's threads once every one of them has held still for 6 s: libdispatch's
+    /// threads (the signal sources' and whatever a library starts on a queue) end a few
+    /// seconds after their work. Fails when they keep waking for a minute.
+    static func settled(_ pid: pid_t) throws -> ThreadSwitches {
+        var previous = ThreadSwitches(pid)
+        var stillSince = Date()
+        let deadline = Date().addingTimeInterval(60)
+        while Date().timeIntervalSince(stillSince) < 6 {
+            guard Date() < deadline else {
+                throw FixtureError("the daemon's threads kept waking for 60 s: \(previous.threads)")
+            }
+            usleep(200_000)
+            let now = ThreadSwitches(pid)
+            if now != previous {
+                previous = now
+                stillSince = Date()
+            }
+        }
+        return previous
+    }
 }
