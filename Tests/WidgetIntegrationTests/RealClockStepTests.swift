@@ -22,10 +22,11 @@ extension Integration {
             try fixture.descriptor("test.in-an-hour", exec: ["./in-an-hour", fixture.launchLog], intent: DaemonFixture.testIntent)
         }
 
+        /// Timed on the monotonic clock: these tests move the wall clock by an hour.
         static func waitFor(_ timeout: Double, _ done: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
+            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
             while !done() {
-                guard Date() < deadline else { return false }
+                guard ContinuousClock.now < deadline else { return false }
                 usleep(10_000)
             }
             return true

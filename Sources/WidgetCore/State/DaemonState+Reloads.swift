@@ -29,8 +29,12 @@ extension DaemonState {
     }
 
     /// The instances `reloadAllTimelines()` reloads; from a kind's owner, those of `onlyKinds`.
+    /// Kinds whose provider cannot be run now (`problem`) are left out: their launches could
+    /// only fail, and naming them one by one still says why.
     public func reloadAllTargets(onlyKinds: Set<String>?) -> [InstanceID] {
-        instances.all.filter { hasProvider($0.kind) && onlyKinds?.contains($0.kind) ?? true }.map(\.id).sorted()
+        instances.all.filter { record in
+            hasProvider(record.kind) && descriptors[record.kind]?.problem == nil && onlyKinds?.contains(record.kind) ?? true
+        }.map(\.id).sorted()
     }
 
     /// Makes `ids` due now (docs/overview.md): a `requested` reload under the

@@ -68,6 +68,11 @@ import Testing
         state.descriptors["k.clock"]?.problem = problem
         #expect(throws: StateError.unusableKind("k.clock", problem: problem)) { try state.added() }
         #expect(throws: StateError.unusableKind("k.clock", problem: problem)) { try state.reloadTargets(kinds: ["k.clock"]) }
+        // reloadAllTimelines() leaves it out rather than launch what can only fail.
+        #expect(state.reloadAllTargets(onlyKinds: nil).isEmpty)
+        state.descriptors["k.clock"]?.problem = nil
+        #expect(state.reloadAllTargets(onlyKinds: nil) == [id])
+        state.descriptors["k.clock"]?.problem = problem
         // The instance placed before stays, and a kind without the problem is unaffected.
         #expect(state.instances.count == 1)
         #expect(try state.reloadTargets(kinds: ["k.push"]).isEmpty)

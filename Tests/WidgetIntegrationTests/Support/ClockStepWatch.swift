@@ -36,9 +36,10 @@ final class ClockStepWatch {
     /// Waits until `done` holds for the events (at most `timeout` seconds); the last reading.
     @discardableResult
     func wait(timeout: Double = 30, until done: ([[String: Any]]) -> Bool) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(timeout)
+        // Monotonic: the wall clock is stepped while this waits.
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var seen = events()
-        while !done(seen) && Date() < deadline {
+        while !done(seen) && ContinuousClock.now < deadline {
             usleep(20_000)
             seen = events()
         }

@@ -2,10 +2,11 @@ import Foundation
 
 extension DaemonFixture {
     /// Polls `condition` until it holds; past `timeout` seconds throws, naming what it waited for.
+    /// Timed on the monotonic clock, which a step of the wall clock does not move.
     func waitUntil(_ what: String, timeout: Double = 20, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while !condition() {
-            guard Date() < deadline else { throw FixtureError("waited \(Int(timeout)) s for \(what)") }
+            guard ContinuousClock.now < deadline else { throw FixtureError("waited \(Int(timeout)) s for \(what)") }
             usleep(20_000)
         }
     }
