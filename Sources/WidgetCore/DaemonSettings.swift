@@ -13,6 +13,9 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var hiddenDailyLimit: Int = 12
     /// `invalidateRelevance` asks of one instance's provider in any rolling hour.
     public var relevancePerHour: Int = 6
+    /// Reloads after an action's `perform` exempt from the budget, per instance in any rolling
+    /// minute; beyond them such reloads are budgeted.
+    public var actionReloadsPerMinute: Int = 10
     /// Same-provider instances due within this window are reloaded in one launch (0: off).
     public var coalescingWindow: TimeInterval = 60
     /// Provider time-out when the descriptor names none.
@@ -113,6 +116,7 @@ extension DaemonSettings {
         case ("budget", "hidden-after"): hiddenAfter = try duration(min: 0)
         case ("budget", "hidden-daily-limit"): hiddenDailyLimit = try count(1...100_000)
         case ("budget", "relevance-per-hour"): relevancePerHour = try count(1...3600)
+        case ("budget", "action-reloads-per-minute"): actionReloadsPerMinute = try count(0...600)
         case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)

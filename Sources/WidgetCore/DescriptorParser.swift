@@ -50,9 +50,25 @@ public enum DescriptorParser {
 
     static let descriptorKeys = KnownKeys(
         "kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner",
-        "accentColor", "backgroundColor", "templates")
+        "accentColor", "backgroundColor", "templates", "actions")
     static let templateKeys = KnownKeys("html", "text", "tooltip")
     static let providerKeys = KnownKeys("exec", "timeout", "batch")
+
+    /// `actions`: intent types read by the intent schema's rules, each type named once.
+    private static func actionTypes(
+        _ value: JSONValue, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> [IntentSchema] {
+        guard case .array(let items) = value else { throw fail("actions", "expected an array of {\"type\", \"parameters\"}") }
+        var types: [IntentSchema] = []
+        for (index, item) in items.enumerated() {
+            let field = "actions[\(index)]"
+            guard case .object(let fields) = item else { throw fail(field, "expected an object") }
+            let type = try IntentSchemaParser.parse(fields, at: field, keys: IntentSchemaParser.actionKeys, fail: fail)
+            guard !types.contains(where: { $0.type == type.type }) else { throw fail("\(field).type", "'\(type.type)' is declared twice") }
+            types.append(type)
+        }
+        return types
+    }
 
     private static func descriptor(
         _ object: [String: JSONValue], at prefix: String, _ context: Context
@@ -112,6 +128,9 @@ public enum DescriptorParser {
         descriptor.backgroundColor = try colour(object["backgroundColor"], "backgroundColor", fail: fail)
         if let value = object["templates"] {
             descriptor.templates = try templates(value, folder: context.folder, fail: fail)
+        }
+        if let value = object["actions"] {
+            descriptor.actions = try actionTypes(value, fail: fail)
         }
         return descriptor
     }

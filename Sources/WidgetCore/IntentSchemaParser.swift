@@ -8,14 +8,21 @@ enum IntentSchemaParser {
     static let caseKeys = KnownKeys("id", "display")
     static let showIfKeys = KnownKeys("parameter", "equals")
 
-    static func parse(_ object: [String: JSONValue], fail: (String, String) -> DescriptorProblem) throws(DescriptorProblem) -> IntentSchema {
-        try intentKeys.check(object, at: "intent", fail: fail)
-        guard case .string(let type)? = object["type"], !type.isEmpty else { throw fail("intent.type", "required non-empty string") }
+    /// An action's intent type (`actions[i]`) is read by the same rules, under its own
+    /// field name and without `supportedCombinations`.
+    static let actionKeys = KnownKeys("type", "parameters")
+
+    static func parse(
+        _ object: [String: JSONValue], at prefix: String = "intent", keys: KnownKeys = intentKeys,
+        fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> IntentSchema {
+        try keys.check(object, at: prefix, fail: fail)
+        guard case .string(let type)? = object["type"], !type.isEmpty else { throw fail("\(prefix).type", "required non-empty string") }
         var parameters: [IntentParameter] = []
         if let value = object["parameters"] {
-            guard case .array(let items) = value else { throw fail("intent.parameters", "expected an array") }
+            guard case .array(let items) = value else { throw fail("\(prefix).parameters", "expected an array") }
             for (index, item) in items.enumerated() {
-                let field = "intent.parameters[\(index)]"
+                let field = "\(prefix).parameters[\(index)]"
                 guard case .object(let fields) = item else { throw fail(field, "expected an object") }
                 let parameter = try parameter(fields, field: field, fail: fail)
                 guard !parameters.contains(where: { $0.name == parameter.name }) else {
@@ -26,7 +33,7 @@ enum IntentSchemaParser {
         }
         for (index, parameter) in parameters.enumerated() {
             guard let showIf = parameter.showIf else { continue }
-            let field = "intent.parameters[\(index)].showIf"
+            let field = "\(prefix).parameters[\(index)].showIf"
             guard let parent = parameters[..<index].first(where: { $0.name == showIf.parameter }) else {
                 throw fail("\(field).parameter", "'\(showIf.parameter)' is not a parameter declared before '\(parameter.name)'")
             }
@@ -36,15 +43,15 @@ enum IntentSchemaParser {
         }
         var combinations: [[String]] = []
         if let value = object["supportedCombinations"] {
-            guard case .array(let sets) = value else { throw fail("intent.supportedCombinations", "expected an array of arrays of names") }
+            guard case .array(let sets) = value else { throw fail("\(prefix).supportedCombinations", "expected an array of arrays of names") }
             for (index, set) in sets.enumerated() {
                 guard case .array(let names) = set else {
-                    throw fail("intent.supportedCombinations[\(index)]", "expected an array of parameter names")
+                    throw fail("\(prefix).supportedCombinations[\(index)]", "expected an array of parameter names")
                 }
                 var combination: [String] = []
                 for name in names {
                     guard case .string(let text) = name, parameters.contains(where: { $0.name == text }) else {
-                        throw fail("intent.supportedCombinations[\(index)]", "\(name.compactText) is not a declared parameter")
+                        throw fail("\(prefix).supportedCombinations[\(index)]", "\(name.compactText) is not a declared parameter")
                     }
                     combination.append(text)
                 }

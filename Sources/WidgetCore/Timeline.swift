@@ -35,23 +35,32 @@ public struct TimelineEntry: Sendable, Hashable {
     public var date: Date
     public var contentJSON: String
     public var relevance: EntryRelevance?
+    /// Buttons a host may `perform` while this entry is shown; empty for most entries.
+    public var actions: [EntryAction]
 
-    public init(date: Date, content: JSONValue, relevance: EntryRelevance? = nil) {
+    public init(date: Date, content: JSONValue, relevance: EntryRelevance? = nil, actions: [EntryAction] = []) {
         self.date = date
         self.contentJSON = Self.text(of: content)
         self.relevance = relevance
+        self.actions = actions
     }
 
     /// From text already known to be compact JSON (the store's own rows).
-    public init(date: Date, contentJSON: String, relevance: EntryRelevance? = nil) {
+    public init(date: Date, contentJSON: String, relevance: EntryRelevance? = nil, actions: [EntryAction] = []) {
         self.date = date
         self.contentJSON = contentJSON
         self.relevance = relevance
+        self.actions = actions
     }
 
     public var content: JSONValue {
         get { (try? WidgetJSON.decoder.decode(JSONValue.self, from: Data(contentJSON.utf8))) ?? .null }
         set { contentJSON = Self.text(of: newValue) }
+    }
+
+    /// The action named `id`, if the entry offers it.
+    public func action(_ id: String) -> EntryAction? {
+        actions.first { $0.id == id }
     }
 
     private static func text(of content: JSONValue) -> String {
@@ -60,14 +69,19 @@ public struct TimelineEntry: Sendable, Hashable {
 }
 
 extension TimelineEntry: Codable {
-    private enum CodingKeys: String, CodingKey { case date, content, relevance }
+    private enum CodingKeys: String, CodingKey { case date, content, relevance, actions }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
+        let actions = try container.decodeIfPresent([EntryAction].self, forKey: .actions) ?? []
+        if let repeated = actions.repeatedID {
+            throw DecodingError.dataCorruptedError(
+                forKey: .actions, in: container, debugDescription: "action id '\(repeated)' is used twice in one entry")
+        }
         self.init(
             date: try container.decode(Date.self, forKey: .date), content: content,
-            relevance: try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance))
+            relevance: try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance), actions: actions)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -75,6 +89,7 @@ extension TimelineEntry: Codable {
         try container.encode(date, forKey: .date)
         try container.encode(content, forKey: .content)
         try container.encodeIfPresent(relevance, forKey: .relevance)
+        if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
     }
 }
 
@@ -130,16 +145,25 @@ public struct Timeline: Sendable {
         let entries = Timeline.normalised(entries)
         let hasRelevance = entries.contains { $0.relevance != nil }
         let contentBytes = entries.reduce(0) { $0 + $1.contentJSON.utf8.count }
+        let actionTexts = entries.contains { !$0.actions.isEmpty } ? entries.map(\.actions.storedText) : nil
+        let actionBytes = actionTexts?.reduce(0) { $0 + $1.utf8.count } ?? 0
         storage = TimelineStorage.make(
-            count: entries.count, contentBytes: contentBytes, hasRelevance: hasRelevance, policy: policy
+            count: entries.count, contentBytes: contentBytes, hasRelevance: hasRelevance, actionBytes: actionTexts == nil ? nil : actionBytes,
+            policy: policy
         ) { writer in
             var end = 0
+            var actionsEnd = 0
             for (index, entry) in entries.enumerated() {
                 var content = entry.contentJSON
                 content.withUTF8 { writer.copyContent(from: UnsafeRawBufferPointer($0), at: end) }
                 end += content.utf8.count
                 writer.set(index, date: entry.date.timeIntervalSinceReferenceDate, end: end)
                 if hasRelevance { writer.set(index, relevance: entry.relevance) }
+                if var text = actionTexts?[index] {
+                    text.withUTF8 { writer.copyActions(from: UnsafeRawBufferPointer($0), at: actionsEnd) }
+                    actionsEnd += text.utf8.count
+                    writer.set(index, actionsEnd: actionsEnd)
+                }
             }
         }
     }

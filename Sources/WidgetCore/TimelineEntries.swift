@@ -12,7 +12,7 @@ public struct TimelineEntries: RandomAccessCollection, Sendable {
         precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
         return TimelineEntry(
             date: storage.date(at: position), contentJSON: storage.contentJSON(at: position),
-            relevance: storage.relevance(at: position))
+            relevance: storage.relevance(at: position), actions: storage.actions(at: position))
     }
 
     /// The date of entry `position`, without making its content.
@@ -26,6 +26,21 @@ public struct TimelineEntries: RandomAccessCollection, Sendable {
         precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
         return storage.relevance(at: position)
     }
+
+    /// The actions of entry `position`, without making its content.
+    public func actions(at position: Int) -> [EntryAction] {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return storage.actions(at: position)
+    }
+
+    /// The bytes of entry `position`'s actions JSON (empty when it has none), for the store.
+    public func withActionsJSON<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
+        return try storage.withActions(at: position, body)
+    }
+
+    /// Whether any entry has actions.
+    public var haveActions: Bool { storage.hasActions }
 
     /// The bytes of entry `position`'s content JSON, without making a `String`.
     public func withContentJSON<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

@@ -11,7 +11,9 @@ import Foundation
 ///     ends        count × 4   UInt32: where each entry's content ends, from the start of the content
 ///     relevance   count × 16  (score, duration)   } only when some entry has relevance
 ///     flags       count × 1   1: the entry has it }
-///     content     every entry's content JSON, one after the other
+///     action ends count × 4   UInt32: where each entry's actions end  } only when some
+///     content     every entry's content JSON, one after the other      } entry has actions
+///     actions     every entry's actions as JSON (empty for none)      }
 ///
 /// Fields are read and written unaligned: the header's size fixes where the bytes start.
 ///
@@ -25,8 +27,11 @@ struct TimelineStorage: @unchecked Sendable {
         var policyDate: Double
         var count: UInt32
         var contentBytes: UInt32
+        /// Bytes of action text after the content; only read when `hasActions`.
+        var actionBytes: UInt32
         var policyKind: PolicyKind
         var hasRelevance: Bool
+        var hasActions: Bool
     }
 
     enum PolicyKind: UInt8 {
@@ -37,18 +42,19 @@ struct TimelineStorage: @unchecked Sendable {
     /// answer at `max-answer-bytes`), and the offsets are 32 bits.
     static let maxContentBytes = Int(UInt32.max)
 
-    /// A buffer for `count` entries holding `contentBytes` bytes of content; `fill` writes
-    /// every field (see `Writer`).
+    /// A buffer for `count` entries holding `contentBytes` bytes of content and, when
+    /// `actionBytes` is given, that many of actions; `fill` writes every field (see `Writer`).
     static func make(
-        count: Int, contentBytes: Int, hasRelevance: Bool, policy: ReloadPolicy, fill: (Writer) -> Void
+        count: Int, contentBytes: Int, hasRelevance: Bool, actionBytes: Int? = nil, policy: ReloadPolicy,
+        fill: (Writer) -> Void
     ) -> TimelineStorage {
-        precondition(contentBytes <= maxContentBytes, "a timeline's content is limited to 4 GiB")
-        let layout = Layout(count: count, hasRelevance: hasRelevance)
+        precondition(contentBytes + (actionBytes ?? 0) <= maxContentBytes, "a timeline's content is limited to 4 GiB")
+        let layout = Layout(count: count, hasRelevance: hasRelevance, hasActions: actionBytes != nil, contentBytes: contentBytes)
         let (kind, date) = encode(policy)
-        let buffer = ManagedBuffer<Header, UInt8>.create(minimumCapacity: layout.content + contentBytes) { _ in
+        let buffer = ManagedBuffer<Header, UInt8>.create(minimumCapacity: layout.actions + (actionBytes ?? 0)) { _ in
             Header(
-                policyDate: date, count: UInt32(count), contentBytes: UInt32(contentBytes), policyKind: kind,
-                hasRelevance: hasRelevance)
+                policyDate: date, count: UInt32(count), contentBytes: UInt32(contentBytes), actionBytes: UInt32(actionBytes ?? 0),
+                policyKind: kind, hasRelevance: hasRelevance, hasActions: actionBytes != nil)
         }
         buffer.withUnsafeMutablePointerToElements { elements in
             fill(Writer(base: UnsafeMutableRawPointer(elements), layout: layout))
@@ -64,14 +70,18 @@ struct TimelineStorage: @unchecked Sendable {
         let ends: Int
         let relevance: Int
         let flags: Int
+        let actionEnds: Int
         let content: Int
+        let actions: Int
 
-        init(count: Int, hasRelevance: Bool) {
+        init(count: Int, hasRelevance: Bool, hasActions: Bool, contentBytes: Int) {
             self.count = count
             ends = 8 * count
             relevance = ends + 4 * count
             flags = relevance + (hasRelevance ? 16 * count : 0)
-            content = flags + (hasRelevance ? count : 0)
+            actionEnds = flags + (hasRelevance ? count : 0)
+            content = actionEnds + (hasActions ? 4 * count : 0)
+            actions = content + contentBytes
         }
     }
 
@@ -96,6 +106,16 @@ struct TimelineStorage: @unchecked Sendable {
         func copyContent(from bytes: UnsafeRawBufferPointer, at contentStart: Int) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             (base + layout.content + contentStart).copyMemory(from: source, byteCount: bytes.count)
+        }
+
+        /// Only for a buffer made with `actionBytes`: where entry `index`'s actions end.
+        func set(_ index: Int, actionsEnd end: Int) {
+            base.storeBytes(of: UInt32(end), toByteOffset: layout.actionEnds + 4 * index, as: UInt32.self)
+        }
+
+        func copyActions(from bytes: UnsafeRawBufferPointer, at start: Int) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            (base + layout.actions + start).copyMemory(from: source, byteCount: bytes.count)
         }
     }
 
@@ -125,6 +145,23 @@ struct TimelineStorage: @unchecked Sendable {
         }
     }
 
+    /// Whether any entry has actions.
+    var hasActions: Bool { header.hasActions }
+
+    /// The bytes of entry `index`'s actions JSON; empty when it has none.
+    func withActions<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        guard header.hasActions else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try read { base, layout in
+            let start = index == 0 ? 0 : Int(base.loadUnaligned(fromByteOffset: layout.actionEnds + 4 * (index - 1), as: UInt32.self))
+            let end = Int(base.loadUnaligned(fromByteOffset: layout.actionEnds + 4 * index, as: UInt32.self))
+            return try body(UnsafeRawBufferPointer(start: base + layout.actions + start, count: end - start))
+        }
+    }
+
+    func actions(at index: Int) -> [EntryAction] {
+        withActions(at: index) { [EntryAction](storedText: $0) }
+    }
+
     /// The bytes of entry `index`'s content JSON.
     func withContent<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try read { base, layout in
@@ -145,17 +182,22 @@ struct TimelineStorage: @unchecked Sendable {
         }
     }
 
+    private var layout: Layout {
+        let header = header
+        return Layout(count: Int(header.count), hasRelevance: header.hasRelevance, hasActions: header.hasActions, contentBytes: Int(header.contentBytes))
+    }
+
     private func read<Result>(_ body: (UnsafeRawPointer, Layout) throws -> Result) rethrows -> Result {
-        let layout = Layout(count: count, hasRelevance: header.hasRelevance)
+        let layout = layout
         return try buffer.withUnsafeMutablePointerToElements { try body(UnsafeRawPointer($0), layout) }
     }
 
     /// The same entries under another policy.
     func replacingPolicy(_ policy: ReloadPolicy) -> TimelineStorage {
-        let layout = Layout(count: count, hasRelevance: header.hasRelevance)
-        let total = layout.content + Int(header.contentBytes)
+        let total = layout.actions + Int(header.actionBytes)
         return TimelineStorage.make(
-            count: count, contentBytes: Int(header.contentBytes), hasRelevance: header.hasRelevance, policy: policy
+            count: count, contentBytes: Int(header.contentBytes), hasRelevance: header.hasRelevance,
+            actionBytes: header.hasActions ? Int(header.actionBytes) : nil, policy: policy
         ) { writer in
             read { base, _ in writer.base.copyMemory(from: base, byteCount: total) }
         }
@@ -174,7 +216,9 @@ struct TimelineStorage: @unchecked Sendable {
     /// Same policy and entries: dates and relevance compared as values, content as bytes.
     func hasSameEntries(as other: TimelineStorage) -> Bool {
         if buffer === other.buffer { return true }
-        guard count == other.count, policy == other.policy, header.contentBytes == other.header.contentBytes else {
+        guard count == other.count, policy == other.policy, header.contentBytes == other.header.contentBytes,
+            header.hasActions == other.header.hasActions, header.actionBytes == other.header.actionBytes
+        else {
             return false
         }
         for index in 0..<count where date(at: index) != other.date(at: index) || relevance(at: index) != other.relevance(at: index) {
@@ -184,6 +228,8 @@ struct TimelineStorage: @unchecked Sendable {
             other.read { otherBase, otherLayout in
                 memcmp(base + layout.ends, otherBase + otherLayout.ends, 4 * count) == 0
                     && memcmp(base + layout.content, otherBase + otherLayout.content, Int(header.contentBytes)) == 0
+                    && memcmp(base + layout.actionEnds, otherBase + otherLayout.actionEnds, layout.content - layout.actionEnds) == 0
+                    && memcmp(base + layout.actions, otherBase + otherLayout.actions, Int(header.actionBytes)) == 0
             }
         }
     }
@@ -198,6 +244,7 @@ struct TimelineStorage: @unchecked Sendable {
         read { base, layout in
             hasher.combine(bytes: UnsafeRawBufferPointer(start: base + layout.ends, count: 4 * count))
             hasher.combine(bytes: UnsafeRawBufferPointer(start: base + layout.content, count: Int(header.contentBytes)))
+            hasher.combine(bytes: UnsafeRawBufferPointer(start: base + layout.actions, count: Int(header.actionBytes)))
         }
     }
 }

@@ -25,6 +25,14 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     public var backgroundColor: String? = nil
     /// How hosts render the kind's entries; nil: each host's generic rendering.
     public var templates: DisplayTemplates? = nil
+    /// The intent types its entries may attach as actions (buttons a host shows), each with its
+    /// parameters as in `intent`; empty for a kind without actions.
+    public var actions: [IntentSchema] = []
+
+    /// The declared intent type named `type`, if any.
+    public func actionType(_ type: String) -> IntentSchema? {
+        actions.first { $0.type == type }
+    }
 
     public func supports(_ family: WidgetFamily) -> Bool {
         supportedFamilies.contains(family)

@@ -18,6 +18,8 @@ struct BarView {
     private var hasTimeline = false
     /// The top's last reload failed: what it shows is the previous timeline's.
     private var failed = false
+    /// An action of the top was performed and its reload has not ended.
+    private var invalidated = false
     private var kinds: [String: KindDisplay] = [:]
 
     init(stackName: String, format: BarFormat) {
@@ -76,6 +78,7 @@ struct BarView {
         entry = nil
         hasTimeline = false
         failed = false
+        invalidated = false
         guard let top else { return }
         do {
             let timeline = try queries.call(.timeline, InstanceParams(id: top), as: TimelineResult.self)
@@ -84,6 +87,7 @@ struct BarView {
             entry = timeline.currentEntry
             hasTimeline = timeline.receivedAt != nil
             failed = timeline.lastError != nil
+            invalidated = timeline.invalidated == true
         } catch .daemon {
             // Removed meanwhile: the stack event that says so follows.
         }
@@ -112,12 +116,17 @@ struct BarView {
             guard let top, event.instance == top else { return }
             entry = event.entry
             hasTimeline = true
+            invalidated = false
+        case .invalidated:
+            guard let top, event.instance == top else { return }
+            invalidated = true
         case .reload:
             guard let top, event.instances?.contains(top) == true else { return }
             try loadTop(queries)
         case .reloadFailed:
             guard let top, event.instances?.contains(top) == true else { return }
             failed = true
+            invalidated = false
         case .rotation, .stack:
             if let stack = event.stack, stack.name == stackName {
                 let wasThere = stackExists
@@ -165,7 +174,7 @@ struct BarView {
         let text = display.text?.render(content, extra: names) ?? escaped(GenericText.text(content, displayName: display.displayName))
         let tooltip =
             display.tooltip?.render(content, extra: names) ?? escaped(GenericText.tooltip(content, displayName: display.displayName))
-        return BarLine(text: text, tooltip: tooltip, classes: failed ? [kindClass, "stale"] : [kindClass], alt: kind)
+        return BarLine(text: text, tooltip: tooltip, classes: [kindClass] + (failed ? ["stale"] : []) + (invalidated ? ["invalidated"] : []), alt: kind)
     }
 
     /// The line while the daemon cannot be reached.

@@ -24,6 +24,10 @@ struct TimelineCommand: ParsableCommand {
                 print("next reload: none")
             }
             if let error = result.lastError { print("last reload failed: \(error)") }
+            if result.invalidated == true { print("invalidated: an action was performed; the reload after it has not ended") }
+            if let actions = result.currentEntry?.actions, !actions.isEmpty {
+                print("actions: " + actions.map { "\($0.id) (\($0.title): \($0.intent.type))" }.joined(separator: ", "))
+            }
             var table = Table("", "DATE", "CONTENT", "RELEVANCE")
             for (index, entry) in result.entries.enumerated() {
                 let relevance = entry.relevance.map(Show.relevance) ?? "-"

@@ -59,6 +59,8 @@ struct WatchCommand: ParsableCommand {
         switch event.type {
         case .entryChange:
             return "\(date)  entry     \(event.instance ?? "-")  \(Show.json(event.entry?.content, limit: 50))"
+        case .invalidated:
+            return "\(date)  invalid   \(event.instance ?? "-")  action \(event.action ?? "-")"
         case .reload:
             return "\(date)  reload    \(event.kind ?? "-")  \(event.instances?.joined(separator: ",") ?? "")"
         case .reloadFailed:

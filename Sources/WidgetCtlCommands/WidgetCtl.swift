@@ -16,7 +16,7 @@ public struct WidgetCtl: ParsableCommand {
             ConfigureCommand.self, ListCommand.self, TimelineCommand.self, PushCommand.self, ReloadCommand.self,
             ScheduleCommand.self, BudgetCommand.self, ClockCommand.self, PreviewCommand.self, PlaceholderCommand.self,
             OptionsCommand.self, StackCommand.self, DonateCommand.self, DonationsCommand.self, LogCommand.self,
-            ExplainCommand.self, WatchCommand.self, VisibleCommand.self, BatchCommand.self, RelevanceCommand.self,
+            ExplainCommand.self, WatchCommand.self, VisibleCommand.self, BatchCommand.self, RelevanceCommand.self, PerformCommand.self,
             SimulateCommand.self,
         ])
 

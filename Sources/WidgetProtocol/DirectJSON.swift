@@ -81,6 +81,6 @@ extension StackInfo: DirectJSONEncodable {
     public func writeJSON(to out: inout JSONText) {
         StackState.writeJSON(
             to: &out, holdUntil: holdUntil, instances: instances, lastHeld: nil, name: name, rotations: nil,
-            smartRotate: smartRotate, top: top, topSince: topSince, userChoice: userChoice)
+            smartRotate: smartRotate, top: top, topSince: topSince, userChoice: userChoice, invalidated: invalidated)
     }
 }

@@ -11,7 +11,13 @@ extension EventNotification {
         let event = params
         guard event.entry == nil, event.widgets == nil else { return nil }
         var out = JSONText(capacity: 192 + 12 * (event.instances?.count ?? 0))
-        out.raw(#"{"jsonrpc":"2.0","method":"event","params":{"date":"#)
+        out.raw(#"{"jsonrpc":"2.0","method":"event","params":{"#)
+        if let action = event.action {
+            out.raw(#""action":"#)
+            out.string(action)
+            out.raw(",")
+        }
+        out.raw(#""date":"#)
         out.date(event.date)
         if let decision = event.decision {
             guard let text = decision.jsonText else { return nil }

@@ -58,6 +58,7 @@ extension JSONCursor {
         var date: Date?
         var content: [UInt8]?
         var relevance: EntryRelevance?
+        var actions: [EntryAction] = []
         let ok = object { cursor, key in
             switch key {
             case "date":
@@ -71,6 +72,15 @@ extension JSONCursor {
             case "relevance":
                 guard seen.first(2), let value = cursor.nullable({ $0.relevance(reading) }) else { return false }
                 relevance = value
+            case "actions":
+                // Rare and small: read by the general decoder from their canonical text, so
+                // both readers agree on every rule.
+                guard seen.first(3) else { return false }
+                var text: [UInt8] = []
+                guard cursor.canonical(into: &text) else { return false }
+                guard text != Array("null".utf8) else { return true }
+                guard let list = try? WidgetJSON.decoder.decode([EntryAction].self, from: Data(text)) else { return false }
+                actions = list
             default:
                 return cursor.skip(reading)
             }
@@ -78,7 +88,9 @@ extension JSONCursor {
         }
         guard ok, let date else { return nil }
         let contentJSON = content.map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        return TimelineEntry(date: date, contentJSON: contentJSON, relevance: relevance)
+        var seenIDs = Set<String>()
+        guard actions.allSatisfy({ seenIDs.insert($0.id).inserted }) else { return nil }
+        return TimelineEntry(date: date, contentJSON: contentJSON, relevance: relevance, actions: actions)
     }
 
     /// As `EntryRelevance(from:)`.

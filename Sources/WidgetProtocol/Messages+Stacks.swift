@@ -53,6 +53,9 @@ public struct StackInfo: Codable, Sendable {
     public var userChoice: InstanceID?
     public var topSince: Date?
     public var holdUntil: Date?
+    /// Its top is invalidated (an action was performed and its reload has not ended); absent
+    /// otherwise, and in events.
+    public var invalidated: Bool?
     public init(_ state: StackState) {
         name = state.name
         top = state.top

@@ -87,7 +87,10 @@ public struct WidgetKindInfo: Codable, Sendable {
     public var backgroundColor: String?
     /// How hosts render the kind's entries (an HTML template's path, bar text templates).
     public var templates: DisplayTemplates?
+    /// The intent types its entries may attach as actions; absent when none.
+    public var actions: [IntentSchema]?
     public init(descriptor: WidgetDescriptor, instances: Int) {
+        actions = descriptor.actions.isEmpty ? nil : descriptor.actions
         accentColor = descriptor.accentColor
         backgroundColor = descriptor.backgroundColor
         templates = descriptor.templates
@@ -174,6 +177,8 @@ public struct InstanceInfo: Codable, Sendable {
     public var visible: Bool?
     /// When a host last showed it.
     public var lastVisible: Date?
+    /// An action was performed and the reload after it has not ended: the entry is out of date.
+    public var invalidated: Bool?
     public init(
         id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue],
         currentEntry: TimelineEntry?, hasTimeline: Bool, nextReload: Date?
@@ -201,6 +206,8 @@ public struct TimelineResult: Codable, Sendable {
     public var receivedAt: Date?
     /// Why the last reload failed, if it did (the timeline shown is the previous good one).
     public var lastError: String?
+    /// An action was performed and the reload after it has not ended.
+    public var invalidated: Bool?
     public init(
         instance: InstanceID, kind: String, family: WidgetFamily, entries: [TimelineEntry], policy: ReloadPolicy?,
         currentIndex: Int?, currentEntry: TimelineEntry?, nextEntryChange: Date?, nextReload: ScheduledReload?,

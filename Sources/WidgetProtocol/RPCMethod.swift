@@ -18,6 +18,9 @@ public enum RPCMethod: String, Sendable, CaseIterable {
     /// WidgetCenter's `invalidateRelevance(ofKind:)`: fresh relevance from the providers (their
     /// `relevance` verb) without new content, and the stacks ranked again.
     case invalidateRelevance
+    /// Runs an action of the entry an instance shows (the provider's `perform` verb), then
+    /// reloads the instance; it is invalidated meanwhile.
+    case perform
     case schedule
     case budget
     case clock

@@ -6,6 +6,9 @@ public struct WidgetEvent: Codable, Sendable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         /// An instance's shown entry changed: at its entry date, or a timeline was pushed.
         case entryChange
+        /// A host performed one of the instance's actions (`action`): what it shows is out of
+        /// date until the reload that follows ends (a `reload`, `entryChange` or `reloadFailed`).
+        case invalidated
         /// Timelines were reloaded by one provider launch.
         case reload
         /// A launch failed; the previous timelines stay.
@@ -32,6 +35,8 @@ public struct WidgetEvent: Codable, Sendable {
     public var stackName: String?
     /// For `widgets`: what the re-read changed.
     public var widgets: DescriptorChanges?
+    /// For `invalidated`: the action performed.
+    public var action: String?
 
     public init(
         type: Kind, date: Date, instance: InstanceID? = nil, instances: [InstanceID]? = nil, kind: String? = nil,
@@ -69,6 +74,9 @@ extension WidgetEvent {
         switch event {
         case .entryChange(let id, let date, let entry):
             self.init(type: .entryChange, date: date, instance: id, entry: entry)
+        case .invalidated(let id, let action, let date):
+            self.init(type: .invalidated, date: date, instance: id)
+            self.action = action
         case .reload(let kind, let instances, let date):
             self.init(type: .reload, date: date, instances: instances, kind: kind)
         case .reloadFailed(let kind, let instances, let error, let date):

@@ -68,7 +68,7 @@ extension SQLiteStateStore {
             }
         }
         let entries = try ColumnReader(
-            db, sql: "SELECT instance, date, content, score, duration FROM entry ORDER BY instance, position")
+            db, sql: "SELECT instance, date, content, score, duration, actions FROM entry ORDER BY instance, position")
         while try entries.next() {
             if !inGroup || !entries.text(0, equals: group) {
                 finishGroup()
@@ -79,7 +79,9 @@ extension SQLiteStateStore {
             let score = entries.optionalDouble(3)
             let relevance = score.map { EntryRelevance(score: $0, duration: entries.optionalDouble(4) ?? 0) }
             let date = Date(timeIntervalSince1970: entries.double(1))
-            entries.withText(2) { builder.append(date: date, contentJSON: $0, relevance: relevance) }
+            entries.withText(2) { content in
+                entries.withText(5) { builder.append(date: date, contentJSON: content, relevance: relevance, actionsJSON: $0) }
+            }
         }
         finishGroup()
         _ = head(for: nil)

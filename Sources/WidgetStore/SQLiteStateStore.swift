@@ -285,6 +285,12 @@ public final class SQLiteStateStore: StateStore {
             // a new timeline deletes it.
             try createSampleTable(db, "fresh_relevance")
         }
+        migrator.registerMigration("v11-entry-actions") { db in
+            // An entry's actions as JSON text; NULL for the many entries without any.
+            try db.alter(table: "entry") { table in
+                table.add(column: "actions", .text)
+            }
+        }
         return migrator
     }
 
@@ -306,16 +312,31 @@ public final class SQLiteStateStore: StateStore {
             ),
             ("DELETE FROM entry WHERE instance = ?", [id]),
         ]
-        for (position, entry) in timeline.entries.enumerated() {
+        let entries = timeline.entries
+        for (position, entry) in entries.enumerated() {
+            var arguments: StatementArguments = [
+                id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score, entry.relevance?.duration,
+            ]
+            // Most timelines have no actions: their rows leave the column out (NULL), which is
+            // also how the v5 migration, older than the column, writes them.
+            guard entries.haveActions else {
+                statements.append((
+                    """
+                    INSERT INTO entry (instance, position, date, content, score, duration)
+                    SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                    """,
+                    arguments + [id]
+                ))
+                continue
+            }
+            let actions = entries.withActionsJSON(at: position) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+            arguments += [actions, id]
             statements.append((
                 """
-                INSERT INTO entry (instance, position, date, content, score, duration)
-                SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                INSERT INTO entry (instance, position, date, content, score, duration, actions)
+                SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
-                [
-                    id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score,
-                    entry.relevance?.duration, id,
-                ]
+                arguments
             ))
         }
         return statements

@@ -95,6 +95,14 @@ public final class WidgetCenter: Sendable {
         try call(.invalidateRelevance, InvalidateRelevanceParams(kinds: kinds))
     }
 
+    /// Runs the action `action` of the entry instance `id` shows, as a host does when its
+    /// button is tapped (iOS 17's `Button(intent:)`): the provider performs the intent, the
+    /// instance is invalidated and reloaded at once. Returns what the provider answered.
+    @discardableResult
+    public func perform(instance id: String, action: String) throws(WidgetCenterError) -> PerformResult {
+        try call(.perform, PerformParams(instance: id, action: action))
+    }
+
     /// Reloads of single instances; `userInitiated` as above. Returns the instances now due.
     @discardableResult
     public func requestReload(ofInstances ids: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {

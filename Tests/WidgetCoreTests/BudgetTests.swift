@@ -195,7 +195,7 @@ struct BudgetTests {
     }
 
     @Test func exemptionsFollowTheSemantics() {
-        #expect(ReloadReason.allCases.filter(\.isExempt) == [.initial, .configuration, .userInitiated])
+        #expect(ReloadReason.allCases.filter(\.isExempt) == [.initial, .configuration, .userInitiated, .action])
         let budget = ReloadBudget(limit: 70, spacing: 300, enabled: true)
         // `hidden` only names a held budgeted reload in listings.
         #expect(ReloadReason.allCases.filter { budget.applies(to: $0) } == [.requested, .policy, .retry, .hidden])

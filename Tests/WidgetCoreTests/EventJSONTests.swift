@@ -36,10 +36,24 @@ import WidgetProtocol
         try check(.rotation(decision, state))
     }
 
+    @Test func invalidations() throws {
+        for action in DirectJSONTests.awkward {
+            try check(.invalidated("415f970d", action: action, date: Self.date))
+        }
+    }
+
+    @Test func aStackShownWithItsTopInvalidated() throws {
+        var info = StackInfo(StackState(name: "home", instances: ["a"]))
+        info.invalidated = true
+        var out = JSONText()
+        info.writeJSON(to: &out)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == String(decoding: try WidgetJSON.encoder.encode(info), as: UTF8.self))
+    }
+
     /// Every type of event has a case above or below: a new one must be written here or left
     /// to the encoder, never written without its fields.
     @Test func everyEventTypeIsCovered() {
-        let covered: Set<WidgetEvent.Kind> = [.entryChange, .reload, .reloadFailed, .rotation, .stack, .widgets]
+        let covered: Set<WidgetEvent.Kind> = [.entryChange, .invalidated, .reload, .reloadFailed, .rotation, .stack, .widgets]
         #expect(Set(WidgetEvent.Kind.allCases) == covered)
         let read = DescriptorChanges(added: ["a"], problems: [DescriptorProblem(path: "/w/b.json", reason: "bad")], kinds: 1)
         #expect(EventNotification(WidgetEvent(type: .widgets, date: Self.date, widgets: read)).directJSON() == nil)

@@ -16,7 +16,7 @@ import WidgetProtocol
             .stackRemove, .visible, .widgetsReload,
         ]
         let kinds: [RPCMethod: KindVerb] = [
-            .push: .push, .reloadTimelines: .reload, .reloadAllTimelines: .reload, .invalidateRelevance: .reload, .donate: .donate, .donationsDelete: .donate, .donationsList: .donate,
+            .push: .push, .reloadTimelines: .reload, .reloadAllTimelines: .reload, .invalidateRelevance: .reload, .perform: .reload, .donate: .donate, .donationsDelete: .donate, .donationsList: .donate,
             .invalidateConfigurationRecommendations: .invalidate,
         ]
         let all = MethodTable.instances + MethodTable.timelines + MethodTable.stacks + MethodTable.donations

@@ -28,6 +28,16 @@ import WidgetCore
                 ], policy: .after(t0 + 3600)),
             "b": Timeline(entries: [TimelineEntry(date: t0, content: .null)], policy: .atEnd),
             "c": Timeline(entries: [], policy: .never),
+            "d": Timeline(
+                entries: [
+                    TimelineEntry(date: t0, content: .string("no actions")),
+                    TimelineEntry(
+                        date: t0 + 60, content: .string("two"),
+                        actions: [
+                            EntryAction(id: "done", title: "Done ✓", intent: ActionIntent(type: "Toggle", parameters: ["task": .string("4\"2")])),
+                            EntryAction(id: "undo", title: "Undo", intent: ActionIntent(type: "Toggle")),
+                        ]),
+                ], policy: .never),
         ]
         do {
             let store = try SQLiteStateStore(directory: directory)
@@ -42,7 +52,8 @@ import WidgetCore
         }
         #expect(loaded.timeline(of: "b")?.receivedAt == t0 + 5)
         #expect(loaded.timeline(of: "a")?.timeline.entries[0].content == .object(["n": .integer(1), "s": .string("ü \"q\"")]))
-        #expect(loaded.instances.map(\.configuration) == Array(repeating: ["city": .string("Oslo")], count: 3))
+        #expect(loaded.instances.map(\.configuration) == Array(repeating: ["city": .string("Oslo")], count: 4))
+        #expect(loaded.timeline(of: "d")?.timeline.entries[1].actions.map(\.id) == ["done", "undo"])
     }
 
     @Test func aVersion4DatabaseIsMigratedWithItsTimelines() async throws {

@@ -7,6 +7,9 @@ public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
     case configuration
     /// The host marked the request user-initiated (a tap). Exempt.
     case userInitiated
+    /// A host performed one of the instance's actions (a button in the entry). Exempt up to
+    /// `action-reloads-per-minute`; beyond it the reload is `requested`.
+    case action
     /// An app asked: `reloadTimelines(ofKind:)` / `reloadAllTimelines()`. Budgeted.
     case requested
     /// The timeline's reload policy came due. Budgeted.
@@ -19,7 +22,7 @@ public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
 
     public var isExempt: Bool {
         switch self {
-        case .initial, .configuration, .userInitiated: true
+        case .initial, .configuration, .userInitiated, .action: true
         case .requested, .policy, .retry, .hidden: false
         }
     }

@@ -83,7 +83,7 @@ struct SimulationRecorder {
             case .rotation(let decision, _):
                 if decision.to == nil { report.counts.heldBack += 1 } else { report.counts.rotations += 1 }
                 append(SimulatedRotation(decision), to: \.rotations)
-            case .reload, .reloadFailed, .stack, .stackRemoved:
+            case .reload, .reloadFailed, .stack, .stackRemoved, .invalidated:
                 // Reloads are recorded from their launches, which know the reason and the budget.
                 continue
             }

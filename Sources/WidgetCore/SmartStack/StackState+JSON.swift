@@ -18,7 +18,8 @@ extension StackState {
     /// out `lastHeld` and `rotations`.
     public static func writeJSON(
         to out: inout JSONText, holdUntil: Date?, instances: [InstanceID], lastHeld: InstanceID?, name: String,
-        rotations: [Date]?, smartRotate: Bool, top: InstanceID?, topSince: Date?, userChoice: InstanceID?
+        rotations: [Date]?, smartRotate: Bool, top: InstanceID?, topSince: Date?, userChoice: InstanceID?,
+        invalidated: Bool? = nil
     ) {
         out.raw("{")
         if let holdUntil {
@@ -28,6 +29,10 @@ extension StackState {
         }
         out.raw(#""instances":"#)
         out.strings(instances)
+        if let invalidated {
+            out.raw(#","invalidated":"#)
+            out.bool(invalidated)
+        }
         if let lastHeld {
             out.raw(#","lastHeld":"#)
             out.string(lastHeld)

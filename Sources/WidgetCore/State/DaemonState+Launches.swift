@@ -100,6 +100,10 @@ extension DaemonState {
             if case .timeline(let timeline) = outcome, let exceeded = limits.check(timeline) {
                 // A timeline over [limits] is a bad answer like any other: the previous one stays.
                 outcome = .failed(exceeded.description, cause: "limit")
+            } else if case .timeline(let timeline) = outcome,
+                let problem = actionProblem(timeline, kind: record.kind, family: record.instance.family)
+            {
+                outcome = .failed("invalid answer: timeline.\(problem)", cause: "actions")
             }
             if record.replaced != launch.seen[index] {
                 // The request it carried out is done; what replaced its answer stands.
@@ -124,7 +128,10 @@ extension DaemonState {
                 let policyDue = policyDue(for: record.kind, timeline, receivedAt: receivedAt, fromProvider: true)
                 plan.effect { state in
                     state.forgetRequest(id, consumed: consumed)
-                    state.instances.update(id) { $0.failures = nil }
+                    state.instances.update(id) { record in
+                        record.failures = nil
+                        record.endInvalidation(consumed: consumed)
+                    }
                     state.install(timeline, for: id, receivedAt: receivedAt, history: history, policyDue: policyDue)
                     state.scheduler.completed(id, policyDue: policyDue)
                 }
@@ -138,7 +145,10 @@ extension DaemonState {
                 // load was exempt or the budget is off, so it cannot spin; the budget applies on top.
                 let retry = receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))
                 plan.effect { state in
-                    state.instances.update(id) { $0.failures = streak }
+                    state.instances.update(id) { record in
+                        record.failures = streak
+                        record.endInvalidation(consumed: consumed)
+                    }
                     state.scheduler.failed(id, policyDue: policy, retryAt: retry)
                 }
             }

@@ -39,7 +39,11 @@ extension DaemonState {
     /// still waiting changes nothing durable and needs no write, so repeated reloads of a kind
     /// cost no sync until the launch.
     public mutating func planReload(_ ids: [InstanceID], userInitiated: Bool, at now: Date) -> Plan {
-        let reason: ReloadReason = userInitiated ? .userInitiated : .requested
+        planReload(ids, reason: userInitiated ? .userInitiated : .requested, at: now)
+    }
+
+    /// `planReload` for a reason of the caller's (an action's reload).
+    mutating func planReload(_ ids: [InstanceID], reason: ReloadReason, at now: Date) -> Plan {
         var plan = Plan()
         var kept: [(InstanceID, StoredRequest)] = []
         for id in ids {

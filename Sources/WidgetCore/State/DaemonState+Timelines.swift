@@ -6,6 +6,9 @@ extension DaemonState {
     public mutating func planPush(_ id: InstanceID, _ timeline: Timeline, at now: Date) throws(StateError) -> Plan {
         let record = try record(id)
         if let exceeded = settings.limits.check(timeline) { throw .limitExceeded(exceeded) }
+        if let problem = actionProblem(timeline, kind: record.kind, family: record.instance.family) {
+            throw .invalidParams("params.timeline.\(problem)")
+        }
         let (history, rows) = relevanceAfter(timeline, record.relevance, at: now)
         var plan = Plan()
         plan.store.append(.putTimeline(id, timeline, receivedAt: now))
@@ -15,7 +18,11 @@ extension DaemonState {
         let policyDue = policyDue(for: record.kind, timeline, receivedAt: now)
         plan.effect { state in
             state.install(timeline, for: id, receivedAt: now, history: history, policyDue: policyDue)
-            state.instances.update(id) { $0.replaced = change }
+            state.instances.update(id) { record in
+                record.replaced = change
+                // New content from the app: what was out of date is replaced.
+                record.invalidation = nil
+            }
         }
         // A push is no launch, so no `reload` event tells of it: hosts learn the new entry here.
         plan.events.append(.entryChange(id, date: now, entry: timeline.currentEntry(at: now)))

@@ -29,6 +29,9 @@ public struct DaemonState: Sendable {
     /// When each instance's provider was last asked for fresh relevance, for the hourly limit.
     /// Kept in memory only: a restart forgets at most an hour of asks.
     var relevanceAsks: [InstanceID: [Date]] = [:]
+    /// When each instance's last exempt reloads after an action were asked, for the limit
+    /// per minute. In memory only, as `relevanceAsks`.
+    var actionReloads: [InstanceID: [Date]] = [:]
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
 

@@ -72,6 +72,17 @@ public struct InstanceRecord: Sendable, Hashable {
         }
     }
 
+    /// Set from an action's `perform` until the reload after it ends: what the host shows is
+    /// out of date (WidgetKit's invalidatable content).
+    public var invalidation: Invalidation? {
+        get { rare?.invalidation }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.invalidation
+            dropRareIfEmpty()
+        }
+    }
+
     /// Why the last reload failed, while the previous timeline is shown.
     public var lastError: String? { failures?.message }
 
@@ -102,10 +113,11 @@ final class RareFields: @unchecked Sendable, Hashable {
     var request: StoredRequest?
     var matched: [LocalDonation] = []
     var failures: FailureStreak?
+    var invalidation: Invalidation?
 
     init() {}
 
-    var isEmpty: Bool { relevance.isEmpty && request == nil && matched.isEmpty && failures == nil }
+    var isEmpty: Bool { relevance.isEmpty && request == nil && matched.isEmpty && failures == nil && invalidation == nil }
 
     func copy() -> RareFields {
         let copy = RareFields()
@@ -113,11 +125,13 @@ final class RareFields: @unchecked Sendable, Hashable {
         copy.request = request
         copy.matched = matched
         copy.failures = failures
+        copy.invalidation = invalidation
         return copy
     }
 
     static func == (lhs: RareFields, rhs: RareFields) -> Bool {
         lhs.relevance == rhs.relevance && lhs.request == rhs.request && lhs.matched == rhs.matched && lhs.failures == rhs.failures
+            && lhs.invalidation == rhs.invalidation
     }
 
     func hash(into hasher: inout Hasher) {
@@ -125,5 +139,6 @@ final class RareFields: @unchecked Sendable, Hashable {
         hasher.combine(request)
         hasher.combine(matched)
         hasher.combine(failures)
+        hasher.combine(invalidation)
     }
 }

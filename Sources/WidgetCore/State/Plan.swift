@@ -60,6 +60,9 @@ public struct Note: Sendable {
 public enum StateEvent: Sendable, Hashable {
     /// The shown entry of an instance changed: at its entry date, or a timeline was pushed.
     case entryChange(InstanceID, date: Date, entry: TimelineEntry?)
+    /// A host performed one of the instance's actions: what it shows is out of date until the
+    /// reload that follows ends.
+    case invalidated(InstanceID, action: String, date: Date)
     /// Timelines were reloaded by one provider launch.
     case reload(kind: String, instances: [InstanceID], date: Date)
     /// A launch failed for these instances; their previous timelines stay.

@@ -78,6 +78,7 @@ extension Engine {
             nextReload: state.scheduler.pendingReload(for: instance.id)?.due)
         info.visible = record.visible
         info.lastVisible = record.lastVisible
+        info.invalidated = record.invalidation != nil ? true : nil
         return info
     }
 }

@@ -43,7 +43,9 @@ extension Engine {
         if call.trusted || mayManage(call.caller), let change = state.noteShown(stack.top, at: now) {
             storeInBackground([change])
         }
-        call.succeed(StackInfo(stack))
+        var info = StackInfo(stack)
+        info.invalidated = stack.top.flatMap { state.instances[$0]?.invalidation } != nil ? true : nil
+        call.succeed(info)
     }
 
     func listStacks(_ call: Call) {

@@ -18,13 +18,15 @@ extension Engine {
         guard let record = state.instances[params.id] else { return call.fail(.unknownInstance(params.id)) }
         let stored = record.timeline
         let now = self.now
-        call.succeed(TimelineResult(
+        var result = TimelineResult(
             instance: record.id, kind: record.kind, family: record.instance.family,
             entries: stored.map { Array($0.timeline.entries) } ?? [], policy: stored?.timeline.policy,
             currentIndex: stored?.timeline.currentIndex(at: now), currentEntry: stored?.timeline.currentEntry(at: now),
             nextEntryChange: stored?.timeline.nextEntryDate(after: now),
             nextReload: state.scheduler.pendingReload(for: record.id), receivedAt: stored?.receivedAt,
-            lastError: record.lastError))
+            lastError: record.lastError)
+        result.invalidated = record.invalidation != nil ? true : nil
+        call.succeed(result)
     }
 
     /// `reloadTimelines(ofKind:)` for each kind, and for each instance named; an unknown kind or

@@ -30,6 +30,9 @@ enum MethodTable {
         .kinds(.invalidateRelevance, InvalidateRelevanceParams.self, .reload, acts: { .kinds($0.kinds) }) { engine, params, call in
             Task { await engine.invalidateRelevance(params, call) }
         },
+        .kinds(.perform, PerformParams.self, .reload, acts: { .kinds([], instances: [$0.instance]) }) { engine, params, call in
+            Task { await engine.perform(params, call) }
+        },
         .open(.schedule) { $0.schedule($1) },
         .open(.budget, InstanceParams.self) { $0.budget($1, $2) },
     ]

@@ -2,7 +2,8 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
-/// The request of a one-instance verb: `snapshot`, `placeholder`, `options` or `relevance`.
+/// The request of a one-instance verb: `snapshot`, `placeholder`, `options`, `relevance` or
+/// `perform`.
 struct ProviderCall: Encodable {
     var verb: String
     var kind: String
@@ -14,6 +15,8 @@ struct ProviderCall: Encodable {
     var search: String?
     /// `relevance`: the instance asked about, whose content is the one shown now.
     var instance: InstanceID?
+    /// `perform`: the action's intent, its type's defaults filled in.
+    var intent: ActionIntent? = nil
 }
 
 /// Reads the answers of the one-instance verbs.
@@ -44,6 +47,14 @@ enum CallAnswer {
             }
         }
         return samples.map { RelevanceSample(date: $0.date, score: $0.score, duration: $0.duration ?? 0) }
+    }
+
+    /// `perform`: a JSON object, handed to the host as it is (by convention `{}` or
+    /// `{"dialog": TEXT}`).
+    static func performed(from data: Data) throws(ProviderFailure) -> JSONValue {
+        let value = try decode(JSONValue.self, data)
+        guard case .object = value else { throw .invalidAnswer("perform: expected a JSON object, got \(value.compactText.prefix(100))") }
+        return value
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(ProviderFailure) -> T {

@@ -47,6 +47,8 @@ struct RequestTemplates {
             return .object([("userInitiated", .text("false"))])
         case .invalidateRelevance:
             return .object([("kinds", .array([Self.unknownKind]))])
+        case .perform:
+            return .object([("instance", .string("fuzz-missing")), ("action", .string("done"))])
         case .clockAdvance:
             return .object([("seconds", .text("60"))])
         case .simulate:

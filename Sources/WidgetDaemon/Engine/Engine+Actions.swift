@@ -1,0 +1,44 @@
+import Foundation
+import WidgetCore
+import WidgetProtocol
+
+extension Engine {
+    /// `perform`: runs an action of the entry an instance shows. The instance is marked
+    /// invalidated, its provider performs the intent (`perform` verb), then the instance is
+    /// reloaded at once; the host is answered with the provider's result once that reload is
+    /// stored. A provider that fails leaves nothing invalidated and nothing reloaded.
+    func perform(_ params: PerformParams, _ call: Call) async {
+        let ask: DaemonState.PerformAsk
+        do {
+            ask = try checked { () throws(StateError) in
+                try state.performAsk(instance: params.instance, action: params.action, at: now)
+            }
+        } catch {
+            return call.fail(error)
+        }
+        guard let descriptor = state.descriptors[ask.kind] else { return call.fail(unknownKind(ask.kind)) }
+        apply(state.planInvalidate(ask, at: now))
+        let result: JSONValue
+        do {
+            let data = try await self.call(descriptor, ProviderCall(
+                verb: "perform", kind: ask.kind, family: ask.family, configuration: ask.configuration, now: now,
+                instance: ask.instance, intent: ask.intent))
+            result = try CallAnswer.performed(from: data)
+        } catch let error as RPCError {
+            apply(state.planPerformFailed(ask, error: error.message, at: now))
+            return call.fail(error)
+        } catch let error as ProviderFailure {
+            logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
+            apply(state.planPerformFailed(ask, error: error.description, at: now))
+            return call.fail(.providerFailed(ask.kind, error.description))
+        } catch {
+            return call.fail(.providerFailed(ask.kind, "\(error)"))
+        }
+        let exempt = state.takeExemptActionReload(ask.instance, at: now)
+        change(call, applyFirst: true, { () throws(RPCError) in
+            (self.state.planActionReload(ask, exempt: exempt, at: self.now), ())
+        }, answer: { _ in
+            PerformResult(instance: ask.instance, action: ask.action, result: result, reload: exempt ? "exempt" : "budgeted")
+        })
+    }
+}
