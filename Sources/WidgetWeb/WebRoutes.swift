@@ -43,12 +43,7 @@ struct WebRoutes: Sendable {
         router.post("/api/instances/:id/perform") { request, context in
             var params = try await body(request, keys: ["action"])
             params["instance"] = try Self.parameter("id", context)
-            // TODO(merge): `.perform` once WidgetProtocol has the method (the daemon half of
-            // issue 16 item 1); looked up by name until then so this branch builds alone.
-            guard let perform = RPCMethod(rawValue: "perform") else {
-                return Self.failure(501, "this widgetd-web was built without the perform method")
-            }
-            return await passOn(perform, params)
+            return await passOn(.perform, params)
         }
         router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": try Self.parameter("id", context)]) }
         router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": try Self.parameter("id", context)]) }
