@@ -1,6 +1,6 @@
 import WidgetProviderKit
 
-/// One provider executable, `widgetd-example-widgets`, serving three kinds: the descriptors in
+/// One provider executable, `widgetd-example-widgets`, serving four kinds: the descriptors in
 /// etc/widgetd/widgets.d all name it, as a WidgetKit extension's `WidgetBundle` does.
 @main
 struct ExampleWidgets: WidgetProviderBundle {
@@ -11,5 +11,8 @@ struct ExampleWidgets: WidgetProviderBundle {
             kind: "com.example.emoji-rangers", intent: SelectCharacterIntent.self, provider: EmojiRangersProvider())
         IntentConfiguration(
             kind: "com.example.shortcuts", intent: SelectButtonsIntent.self, provider: ShortcutsProvider())
+        IntentConfiguration(
+            kind: "com.example.todo", intent: SelectListIntent.self, provider: ToDoProvider(),
+            actions: [ToggleTaskIntent.self])
     }
 }

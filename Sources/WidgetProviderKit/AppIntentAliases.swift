@@ -5,3 +5,7 @@ public typealias AppIntentTimelineProvider = IntentTimelineProvider
 
 /// WidgetKit's `AppIntentConfiguration`, without the view closure.
 public typealias AppIntentConfiguration = IntentConfiguration
+
+/// WidgetKit's `AppIntent` as a widget's button runs it: `perform(in:)` takes the request's
+/// context, and the parameters are the struct's stored properties instead of `@Parameter`s.
+public typealias AppIntent = WidgetActionIntent

@@ -9,7 +9,7 @@ struct BundleDispatcher: Sendable {
     }
 
     func answer(verb: String, request data: Data) async throws -> Data {
-        guard ["timeline", "snapshot", "placeholder", "options", "relevance"].contains(verb) else {
+        guard ["timeline", "snapshot", "placeholder", "options", "relevance", "perform"].contains(verb) else {
             throw WidgetProviderError.unknownVerb(verb)
         }
         let kinds = try servingByKind()
@@ -33,6 +33,10 @@ struct BundleDispatcher: Sendable {
         case "placeholder":
             let context = request.context(isPreview: request.isPreview ?? false)
             return try encode(try serving(request.kind).placeholder(in: context))
+        case "perform":
+            guard let intent = request.intent else { throw WidgetProviderError.badRequest(".intent is required") }
+            let context = request.context(for: request.members[0])
+            return try encode(try await serving(request.kind).perform(intent, in: context))
         case "relevance":
             let member = request.members[0]
             return try encode(RelevanceAnswer(relevance: try await serving(request.kind).relevance(in: request.context(for: member))))

@@ -4,14 +4,22 @@
 /// ```swift
 /// IntentConfiguration(kind: "com.example.random-number", intent: RandomNumberIntent.self,
 ///                     provider: RandomNumberProvider())
+/// IntentConfiguration(kind: "com.example.todo", intent: SelectListIntent.self,
+///                     provider: ToDoProvider(), actions: [ToggleTaskIntent.self])
 /// ```
 public struct IntentConfiguration<Provider: IntentTimelineProvider>: WidgetConfiguration {
     public let kind: String
     public let provider: Provider
+    /// The intents its entries may offer as buttons (``EntryAction``), as the descriptor's
+    /// `actions` declares them: `perform` decodes an intent by its type among these.
+    public let actions: [any WidgetActionIntent.Type]
 
-    public init(kind: String, intent: Provider.Intent.Type, provider: Provider) {
+    public init(
+        kind: String, intent: Provider.Intent.Type, provider: Provider, actions: [any WidgetActionIntent.Type] = []
+    ) {
         self.kind = kind
         self.provider = provider
+        self.actions = actions
     }
 }
 

@@ -1,6 +1,8 @@
 /// How the bundle answers each verb for one kind; the two configuration types adopt it, so
 /// dispatch needs no knowledge of providers' associated types.
 protocol KindServing: WidgetConfiguration {
+    /// The intent types this kind's entries may attach as actions.
+    var actions: [any WidgetActionIntent.Type] { get }
     func placeholder(in context: TimelineProviderContext) throws -> WireEntry
     func snapshot(in context: TimelineProviderContext) async throws -> WireEntry
     func timeline(in context: TimelineProviderContext) async throws -> WireTimeline

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The JSON widgetd writes on a provider's stdin. The top-level fields describe the first
-/// instance; `instances` (timeline only) lists every instance of the launch.
+/// instance; `instances` (timeline only) lists every instance of the launch; `intent` comes with
+/// `perform`.
 struct ProviderRequest: Decodable, Sendable {
     struct Member: Decodable, Sendable {
         var instance: String?
@@ -19,6 +20,7 @@ struct ProviderRequest: Decodable, Sendable {
     var isPreview: Bool?
     var parameter: String?
     var search: String?
+    var intent: RequestIntent?
 
     static func decode(_ data: Data) throws -> ProviderRequest {
         do {

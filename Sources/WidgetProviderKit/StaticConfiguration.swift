@@ -3,10 +3,14 @@
 public struct StaticConfiguration<Provider: TimelineProvider>: WidgetConfiguration {
     public let kind: String
     public let provider: Provider
+    /// The intents its entries may offer as buttons (``EntryAction``), as the descriptor's
+    /// `actions` declares them: `perform` decodes an intent by its type among these.
+    public let actions: [any WidgetActionIntent.Type]
 
-    public init(kind: String, provider: Provider) {
+    public init(kind: String, provider: Provider, actions: [any WidgetActionIntent.Type] = []) {
         self.kind = kind
         self.provider = provider
+        self.actions = actions
     }
 }
 

@@ -19,7 +19,8 @@ public struct TimelineProviderContext: Sendable {
     /// True when a snapshot is for the widget gallery rather than a placed widget.
     public let isPreview: Bool
 
-    /// The instance id for `timeline`; nil for `snapshot`, `placeholder` and `options`.
+    /// The instance id for `timeline`, `relevance` and `perform`; nil for `snapshot`,
+    /// `placeholder` and `options`.
     public let instance: String?
 
     /// The effective configuration (defaults filled in, hidden parameters removed); an

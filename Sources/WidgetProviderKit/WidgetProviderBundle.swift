@@ -31,7 +31,7 @@ extension WidgetProviderBundle {
         let arguments = CommandLine.arguments
         let program = URL(fileURLWithPath: arguments.first ?? "provider").lastPathComponent
         guard arguments.count >= 2, let verb = arguments.last else {
-            fail("\(program): usage: \(program) timeline|snapshot|placeholder|options < REQUEST.json", status: 64)
+            fail("\(program): usage: \(program) timeline|snapshot|placeholder|options|relevance|perform < REQUEST.json", status: 64)
         }
         let request = FileHandle.standardInput.readDataToEndOfFile()
         // stdout carries exactly one JSON answer: keep it aside and send fd 1 to stderr, so a
@@ -50,7 +50,7 @@ extension WidgetProviderBundle {
             let status: Int32
             switch error {
             case .unknownVerb: status = 64
-            case .badRequest, .unknownKind, .badConfiguration: status = 65
+            case .badRequest, .unknownKind, .badConfiguration, .unknownIntent, .badIntent: status = 65
             default: status = 1
             }
             fail("\(program) \(verb): \(error)", status: status)

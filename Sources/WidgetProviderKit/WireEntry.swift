@@ -1,19 +1,25 @@
 import Foundation
 
-/// An entry as widgetd reads it: `{"date", "content", "relevance"?}`.
+/// An entry as widgetd reads it: `{"date", "content", "relevance"?, "actions"?}`.
 ///
-/// The content is the entry encoded through its own `Encodable` conformance, minus the `date`
-/// and `relevance` keys, which have places of their own. An entry that encodes to something
+/// The content is the entry encoded through its own `Encodable` conformance, minus the `date`,
+/// `relevance` and `actions` keys, which have places of their own. An entry that encodes to something
 /// other than an object (a custom `encode(to:)`) keeps that value as its content.
 struct WireEntry: Encodable, Sendable {
     let date: Date
     let content: JSONValue
     // Encoded from the Float itself, not through JSONValue, so 0.8 prints as 0.8.
     let relevance: TimelineEntryRelevance?
+    let actions: [WireAction]
 
     init(_ entry: some TimelineEntry) throws {
         date = entry.date
         relevance = entry.relevance
+        actions = try entry.actions.map(WireAction.init)
+        var ids = Set<String>()
+        for action in actions where !ids.insert(action.id).inserted {
+            throw WidgetProviderError.badEntry("\(type(of: entry)): two actions have the id '\(action.id)'")
+        }
         var content: JSONValue
         do {
             let data = try ProviderJSON.encoder.encode(entry)
@@ -24,12 +30,13 @@ struct WireEntry: Encodable, Sendable {
         if case .object(var fields) = content {
             fields["date"] = nil
             fields["relevance"] = nil
+            fields["actions"] = nil
             content = .object(fields)
         }
         self.content = content
     }
 
-    private enum CodingKeys: String, CodingKey { case date, content, relevance }
+    private enum CodingKeys: String, CodingKey { case date, content, relevance, actions }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -37,5 +44,6 @@ struct WireEntry: Encodable, Sendable {
         try container.encode(ISO8601Text.string(from: date), forKey: .date)
         try container.encode(content, forKey: .content)
         try container.encodeIfPresent(relevance, forKey: .relevance)
+        if !actions.isEmpty { try container.encode(actions, forKey: .actions) }
     }
 }

@@ -70,7 +70,7 @@ final class DaemonSubscription: Service, Sendable {
     }
 
     /// A notification line as a server-sent event named by its type (`entryChange`,
-    /// `rotation`, ...), its data the event's params; nil for anything else.
+    /// `rotation`, `invalidated`, ...), its data the event's params; nil for anything else.
     static func event(_ line: Data) -> String? {
         guard let message = try? WidgetJSON.decoder.decode(JSONValue.self, from: line), case .object(let fields) = message,
             fields["method"] == .string("event"), let params = fields["params"], case .object(let event) = params,

@@ -23,6 +23,10 @@ struct PageModel: Encodable, Sendable {
         /// When the entry shown became current; nil before the first timeline.
         var entryDate: Date?
         var html: String
+        /// The shown entry's actions, as buttons under the card.
+        var actions: [CardActions.Button]
+        /// Shown dimmed from a tap until the new timeline lands (WidgetKit's `invalidatableContent`).
+        var invalidated: Bool
     }
 
     var now: Date
@@ -40,6 +44,7 @@ struct PageModel: Encodable, Sendable {
             BatchCall(.clock, EmptyParams()),
         ])
         let instances = try answers[0].decode([InstanceInfo].self)
+        let actions = CardActions.read(try answers[0].decode([JSONValue].self))
         let stacks = try answers[1].decode([StackInfo].self)
         let kinds = try answers[2].decode(WidgetsResult.self).widgets
         let clock = try answers[3].decode(ClockInfo.self)
@@ -57,7 +62,8 @@ struct PageModel: Encodable, Sendable {
                 id: instance.id, kind: instance.kind, family: instance.family, displayName: displayName,
                 configuration: instance.configuration, configurable: !(kind?.intent?.parameters.isEmpty ?? true),
                 entryDate: instance.currentEntry?.date,
-                html: renderer.html(instance.currentEntry, kind: kind, extra: extra))
+                html: renderer.html(instance.currentEntry, kind: kind, extra: extra),
+                actions: actions[instance.id]?.buttons ?? [], invalidated: actions[instance.id]?.invalidated ?? false)
         }
         let stacked = Set(stacks.flatMap(\.instances))
         return PageModel(

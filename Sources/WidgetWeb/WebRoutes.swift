@@ -39,6 +39,12 @@ struct WebRoutes: Sendable {
             params["id"] = try Self.parameter("id", context)
             return await passOn(.configure, params)
         }
+        // A button of the card: the daemon runs the provider's `perform` and reloads the instance.
+        router.post("/api/instances/:id/perform") { request, context in
+            var params = try await body(request, keys: ["action"])
+            params["instance"] = try Self.parameter("id", context)
+            return await passOn(.perform, params)
+        }
         router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": try Self.parameter("id", context)]) }
         router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": try Self.parameter("id", context)]) }
         router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": try Self.parameter("id", context)]) }

@@ -10,7 +10,7 @@ extension Integration {
             let fixture = try DaemonFixture()
             try fixture.start(arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
             let kinds = fixture.ctl("--json", "widgets").object["widgets"] as? [[String: Any]] ?? []
-            #expect(kinds.count == 6, "expected the six shipped examples")
+            #expect(kinds.count == 7, "expected the seven shipped examples")
             var ids: [String: String] = [:]
             for kind in kinds {
                 let name = try #require(kind["kind"] as? String)

@@ -83,9 +83,44 @@ extension Integration {
             #expect(unknown.stderr.contains("configuration.buttons: [3]: 'rocket' is not offered by the provider"))
         }
 
+        @Test func theToDoListTicksATaskOffThroughPerformAndKeepsItInItsFile() throws {
+            let fixture = try DaemonFixture()
+            try fixture.start(
+                arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"],
+                environment: ["STATE_DIRECTORY": fixture.stateDirectory])
+            let id = try fixture.add("com.example.todo", "list=work")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            func entry() -> [String: Any] { Self.timeline(fixture, id).entries.first ?? [:] }
+            func actions() -> [String] { (entry()["actions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String } }
+            #expect(actions() == ["done-review", "done-slides", "done-expenses"])
+            #expect((entry()["content"] as? [String: Any])?["remaining"] as? Int == 5)
+
+            let done = fixture.ctl("--json", "perform", id, "done-slides")
+            #expect(done.status == 0, "\(done.stderr)")
+            #expect((done.object["result"] as? [String: Any])?["dialog"] as? String == "Done: Draft the slides")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            #expect(actions() == ["done-review", "undo-slides", "done-expenses"])
+            #expect((entry()["content"] as? [String: Any])?["remaining"] as? Int == 4)
+            let file = fixture.stateDirectory + "/examples/todo/\(id).json"
+            #expect((try? String(contentsOfFile: file, encoding: .utf8)) == #"{"done":["slides"]}"#)
+
+            // Undo clears the tick again.
+            #expect(fixture.ctl("--json", "perform", id, "undo-slides").status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            #expect(actions() == ["done-review", "done-slides", "done-expenses"])
+            #expect((try? String(contentsOfFile: file, encoding: .utf8)) == #"{"done":[]}"#)
+            // An action the entry shown does not have is refused before any provider runs.
+            let stale = fixture.ctl("perform", id, "undo-slides")
+            #expect(stale.status == 1)
+            #expect(stale.stderr.contains("undo-slides"))
+        }
+
         @Test func everyVerbOfTheSDKBundleAnswers() throws {
             let fixture = try Self.start()
-            for (kind, family) in [("com.example.random-number", "systemSmall"), ("com.example.emoji-rangers", "systemMedium"), ("com.example.shortcuts", "systemMedium")] {
+            for (kind, family) in [
+                ("com.example.random-number", "systemSmall"), ("com.example.emoji-rangers", "systemMedium"), ("com.example.shortcuts", "systemMedium"),
+                ("com.example.todo", "systemLarge"),
+            ] {
                 let preview = fixture.ctl("--json", "preview", kind, "--family", family)
                 #expect(preview.status == 0, "\(kind): \(preview.stderr)")
                 #expect((preview.object["entry"] as? [String: Any])?["date"] as? String == DaemonFixture.virtualStart)

@@ -39,6 +39,26 @@ struct WebHostPartsTests {
         #expect(DaemonSubscription.event(Data(#"{"method":"event","params":{"type":"x\ny"}}"#.utf8)) == nil)
     }
 
+    @Test func cardsTakeTheirButtonsAndInvalidatedStateFromTheListAsWritten() throws {
+        let list = try WidgetJSON.decoder.decode([JSONValue].self, from: Data(#"""
+            [{"id":"a","invalidated":true,"currentEntry":{"date":"2026-01-05T08:00:00Z","content":{},
+              "actions":[{"id":"done-milk","title":"Done: Milk","intent":{"type":"ToggleTask","parameters":{"task":"milk"}}},
+                         {"id":"x","intent":{"type":"T"}}, {"title":"no id"}]}},
+             {"id":"b","currentEntry":{"date":"2026-01-05T08:00:00Z","content":{}}},
+             {"id":"c","invalidated":false}]
+            """#.utf8))
+        let cards = CardActions.read(list)
+        #expect(cards["a"]?.invalidated == true)
+        // A button without a title says its id; one without an id cannot be performed.
+        #expect(cards["a"]?.buttons.map(\.id) == ["done-milk", "x"])
+        #expect(cards["a"]?.buttons.map(\.title) == ["Done: Milk", "x"])
+        #expect(cards["b"]?.buttons.isEmpty == true && cards["b"]?.invalidated == false)
+        #expect(cards["c"]?.invalidated == false)
+        // The event that starts it passes to the browsers like the others.
+        let line = Data(#"{"jsonrpc":"2.0","method":"event","params":{"type":"invalidated","instance":"a","action":"done-milk"}}"#.utf8)
+        #expect(DaemonSubscription.event(line)?.hasPrefix("event: invalidated\n") == true)
+    }
+
     @Test func theHubReportsTheUnionOfWhatBrowsersShowAndForgetsABrowserThatLeaves() {
         let reports = Reports()
         let hub = EventHub { reports.append($0) }

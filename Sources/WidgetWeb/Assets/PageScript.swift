@@ -1,9 +1,11 @@
 extension PageAssets {
-    /// The page's behaviour. It holds no state of its own beyond what it draws: every event
-    /// makes it read `/api/page` again, so a missed event costs nothing.
+    /// The page's behaviour. It holds no state of its own beyond what it draws (and, per card, a
+    /// tap under way and what its `perform` answered): every event makes it read `/api/page`
+    /// again, so a missed event costs nothing.
     static let script = #"""
         'use strict';
-        const state = { client: null, page: null, kinds: null, shownSent: null, reading: false, again: false, panel: null };
+        const state = { client: null, page: null, kinds: null, shownSent: null, reading: false, again: false, panel: null,
+                        performing: new Set(), notes: {} };
 
         function el(tag, attributes = {}, ...children) {
           const node = document.createElement(tag);
@@ -54,13 +56,21 @@ extension PageAssets {
           if (!info) return null;
           const body = el('div', { class: 'card-body' });
           body.innerHTML = info.html;
+          // Dimmed from the tap until the new timeline lands: the daemon says so from its
+          // `perform` on (`invalidated`), the page from the click, before the daemon has it.
+          const invalidated = info.invalidated || state.performing.has(id);
+          const buttons = info.actions.length ? el('div', { class: 'card-perform' }, info.actions.map((action) =>
+            el('button', { type: 'button', 'data-perform': action.id, disabled: invalidated, onclick: () => perform(id, action.id) }, action.title))) : null;
+          const note = state.notes[id];
           const actions = el('div', { class: 'card-actions' },
             info.configurable ? el('button', { type: 'button', 'data-action': 'edit', onclick: () => openEditor(id) }, 'Edit Widget') : null,
             el('button', { type: 'button', 'data-action': 'timeline', onclick: () => openTimeline(id) }, 'Timeline'),
             el('button', { type: 'button', 'data-action': 'remove', onclick: () => removeInstance(id) }, 'Remove'));
-          return el('div', { class: `card ${role} family-${info.family}`, 'data-instance': id, 'data-kind': info.kind, 'data-shown': true,
-                             'data-entry-date': info.entryDate || '' },
-            el('div', { class: 'face' }, body), el('div', { class: 'card-label' }, info.displayName), actions);
+          return el('div', { class: `card ${role} family-${info.family}${invalidated ? ' invalidated' : ''}`, 'data-instance': id,
+                             'data-kind': info.kind, 'data-shown': true, 'data-entry-date': info.entryDate || '', 'data-invalidated': invalidated },
+            el('div', { class: 'face' }, body), buttons,
+            note ? el('p', { class: note.error ? 'card-note error' : 'card-note', 'data-note-for': id }, note.text) : null,
+            el('div', { class: 'card-label' }, info.displayName), actions);
         }
 
         function stackView(stack) {
@@ -122,7 +132,7 @@ extension PageAssets {
             state.shownSent = null;
             refresh();
           });
-          for (const type of ['entryChange', 'rotation', 'stack', 'reload', 'reloadFailed']) {
+          for (const type of ['entryChange', 'rotation', 'stack', 'reload', 'reloadFailed', 'invalidated']) {
             source.addEventListener(type, () => refresh());
           }
           source.addEventListener('widgets', () => { state.kinds = null; refresh(); });
@@ -137,6 +147,26 @@ extension PageAssets {
 
         async function act(work) {
           try { await work(); await refresh(); } catch (error) { say(error.message); }
+        }
+        // A button of an entry: widgetd runs the provider's `perform`, then reloads the
+        // instance; its answer's dialog (or the error) shows under the card.
+        async function perform(id, action) {
+          state.performing.add(id);
+          delete state.notes[id];
+          draw();
+          let note = null;
+          try {
+            const answer = await api('POST', `/api/instances/${id}/perform`, { action });
+            const dialog = answer.result && answer.result.dialog;
+            if (dialog) note = { text: String(dialog) };
+          } catch (error) {
+            note = { text: error.message, error: true };
+          }
+          state.performing.delete(id);
+          if (note) state.notes[id] = note;
+          await refresh();
+          // A dialog is news for a moment; an error stays until the next tap.
+          if (note && !note.error) setTimeout(() => { if (state.notes[id] === note) { delete state.notes[id]; if (state.page) draw(); } }, 4000);
         }
         function swipe(stack, instance) { act(() => api('POST', `/api/stacks/${encodeURIComponent(stack)}/swipe`, { instance })); }
         function smartRotate(stack, on) { act(() => api('POST', `/api/stacks/${encodeURIComponent(stack)}/smart-rotate`, { on })); }

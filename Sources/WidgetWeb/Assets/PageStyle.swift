@@ -52,6 +52,13 @@ extension PageAssets {
         .card:hover > .card-actions, .card:focus-within > .card-actions { opacity: 1; }
         .card-actions button { font-size: 12px; padding: 2px 9px; }
         .card.peek .card-actions { display: none; }
+        .card-perform { display: flex; flex-wrap: wrap; justify-content: center; gap: 6px; margin-top: 8px; max-width: 364px; }
+        .card-perform button { font-size: 12px; padding: 3px 10px; background: rgba(255,159,10,.22); }
+        .card-perform button:disabled { cursor: default; opacity: .5; }
+        .card.peek .card-perform, .card.peek .card-note { display: none; }
+        .card-note { margin: 6px 0 0; max-width: 364px; font-size: 12px; color: #d1d1d6; text-align: center; }
+        .card-note.error { color: #ff453a; }
+        .card.invalidated .face { opacity: .45; filter: saturate(.3); transition: opacity .15s; }
         .placeholder { width: 170px; height: 170px; border-radius: 24px; border: 2px dashed rgba(255,255,255,.2); justify-content: center; color: #8e8e93; }
         .generic { padding: 14px 16px; font-size: 14px; height: 100%; }
         .generic-row { display: flex; justify-content: space-between; gap: 10px; padding: 3px 0; border-bottom: 1px solid #e5e5ea; }
