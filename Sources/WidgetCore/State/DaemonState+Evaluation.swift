@@ -29,8 +29,10 @@ extension DaemonState {
             var memos: [RankingMemo]
             var fresh = false
             if let kept, changed.isEmpty || !state.instances.contains(where: { changed[$0] != nil }),
-                zip(kept, state.instances).allSatisfy({ memo, id in
-                    instances.read(id) { memo.holds(for: id, stamp: $0.pointee.rankingStamp, at: now, window: window) } ?? false
+                // By index, not by element: a copy of each memo would retain what it holds.
+                state.instances.indices.allSatisfy({ index in
+                    let id = state.instances[index]
+                    return instances.read(id) { kept[index].holds(for: id, stamp: $0.pointee.rankingStamp, at: now, window: window) } ?? false
                 })
             {
                 memos = kept
@@ -50,10 +52,11 @@ extension DaemonState {
                     }
                 }
             }
-            let candidates = memos.map { memo in
+            let candidates = memos.indices.map { index in
                 StackRanking.candidate(
-                    memo.instance, current: memo.current, relative: memo.relative, matchedDonations: memo.matchedDonations, at: now,
-                    settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
+                    memos[index].instance, current: memos[index].current, relative: memos[index].relative,
+                    matchedDonations: memos[index].matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
+                    slot: &slot)
             }
             let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
             // The earliest of these after `now`.
@@ -62,9 +65,9 @@ extension DaemonState {
                 if let time, time > now, earliest.map({ time < $0 }) ?? true { earliest = time }
             }
             consider(recheck)
-            for memo in memos {
-                consider(memo.until)
-                if !memo.matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
+            for index in memos.indices {
+                consider(memos[index].until)
+                if !memos[index].matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
             }
             let next = earliest
             let read = fresh ? memos : nil
