@@ -12,14 +12,20 @@ struct SimulateCommand: ParsableCommand {
         abstract: "Dry run of the coming hours: rotations, entry changes, reloads. Changes nothing.",
         discussion: """
             The daemon steps a copy of its state from its clock's now, as its clock would. A reload \
-            keeps the timeline held now: no provider runs. With --state, widgetctl reads a state \
-            directory itself, read-only, with the descriptors and settings given, and needs no daemon.
+            keeps the timeline held now: no provider runs, unless --run-providers asks each reload's \
+            provider with the reload's simulated date as now (at most 1000 launches; that needs the \
+            right to reload every kind). With --state, widgetctl reads a state directory itself, \
+            read-only, with the descriptors and settings given, and needs no daemon.
             """)
     @OptionGroup var global: GlobalOptions
     @Option(help: "How many hours ahead (default 24, at most 168).") var hours: Double?
     @Option(help: ArgumentHelp("Also draw the period as an SVG picture into this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
     @Option(help: "At most this many items in each list of the answer (default 100000); the counts stay whole.") var limit: Int?
+    @Flag(
+        name: .customLong("run-providers"),
+        help: "Ask the providers at each simulated reload, with its simulated date as now (at most 1000 launches; the daemon's admin only).")
+    var runProviders = false
     @Option(
         help: ArgumentHelp("Simulate this state directory (widgetd's --state-dir) instead of asking a daemon.", valueName: "dir"),
         completion: .directory)
@@ -46,8 +52,12 @@ struct SimulateCommand: ParsableCommand {
         if state == nil, !widgetsDirectories.isEmpty || config != nil || at != nil {
             throw CtlFailure.usage("--widgets-dir, --config and --at go with --state")
         }
+        if state != nil, runProviders {
+            throw CtlFailure.usage("--run-providers runs the providers through a daemon: it does not go with --state")
+        }
         let report = try state.map { try simulateLocally($0) }
-            ?? global.call(.simulate, SimulateParams(hours: hours, limit: limit), as: SimulateResult.self)
+            ?? global.call(
+                .simulate, SimulateParams(hours: hours, limit: limit, runProviders: runProviders ? true : nil), as: SimulateResult.self)
         if let svg {
             do {
                 try Data(SimulationPicture.svg(report).utf8).write(to: URL(fileURLWithPath: svg), options: .atomic)
@@ -95,11 +105,12 @@ struct SimulateCommand: ParsableCommand {
 
     static func printTables(_ report: SimulationReport) {
         let counts = report.counts
+        let providers = counts.providerLaunches > 0 ? ", \(counts.providerLaunches) provider launches, \(counts.failed) failed" : ""
         print("""
             simulated \(Show.date(report.start)) to \(Show.date(report.end)): \(report.stacks.count) \
             stack\(report.stacks.count == 1 ? "" : "s"), \
             \(counts.rotations) rotations, \(counts.heldBack) held back, \(counts.entryChanges) entry changes, reloads \
-            \(counts.budgeted) budgeted, \(counts.exempt) exempt, \(counts.deferred) deferred\(report.truncated ? " (lists truncated)" : "")
+            \(counts.budgeted) budgeted, \(counts.exempt) exempt, \(counts.deferred) deferred\(providers)\(report.truncated ? " (truncated)" : "")
             """)
         print("\nROTATIONS")
         var rotations = Table("DATE", "STACK", "FROM", "TO", "REASON")
@@ -111,11 +122,11 @@ struct SimulateCommand: ParsableCommand {
         rotations.print()
         more(report.rotations.count)
         print("\nRELOADS")
-        var reloads = Table("DATE", "INSTANCE", "KIND", "REASON", "BUDGET", "WANTED")
+        var reloads = Table("DATE", "INSTANCE", "KIND", "REASON", "BUDGET", "WANTED", "FAILED")
         for reload in report.reloads.prefix(rows) {
             reloads.add(
                 Show.date(reload.date), reload.instance, reload.kind, reload.reason.rawValue, reload.budget.rawValue,
-                reload.budget == .deferred ? Show.date(reload.wanted) : "")
+                reload.budget == .deferred ? Show.date(reload.wanted) : "", reload.error ?? "")
         }
         reloads.print()
         more(report.reloads.count)

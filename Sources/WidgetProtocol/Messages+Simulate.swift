@@ -7,15 +7,23 @@ public struct SimulateParams: Codable, Sendable, Equatable {
     public var hours: Double?
     /// The most items each list of the answer holds (default 100,000); counts stay whole.
     public var limit: Int?
+    /// Ask the real providers at each simulated reload, with its virtual date as `now`,
+    /// instead of keeping the timeline held (default false). Takes the right to reload every
+    /// kind with a provider; at most `maxProviderLaunches` launches run.
+    public var runProviders: Bool?
 
-    public init(hours: Double? = nil, limit: Int? = nil) {
+    public init(hours: Double? = nil, limit: Int? = nil, runProviders: Bool? = nil) {
         self.hours = hours
         self.limit = limit
+        self.runProviders = runProviders
     }
 
     public static let defaultHours = 24.0
     public static let maxHours = 168.0
     public static let defaultLimit = 100_000
+    /// Provider launches a run with `runProviders` makes; past them the timelines held answer,
+    /// and the report is marked truncated.
+    public static let maxProviderLaunches = 1_000
 }
 
 /// The answer of `simulate`: the core's report as it is, so the daemon, `widgetctl` and the

@@ -90,6 +90,8 @@ extension Integration {
             ctl(owner, "remove", ownedID, expect: 1)
             ctl(owner, "stack", "create", "mine", expect: 1)
             ctl(owner, "stack", "swipe", "home", ownedID, expect: 1)
+            // A simulation that runs providers runs those of every kind, not only its own.
+            ctl(owner, "simulate", "--hours", "1", "--run-providers", expect: 1)
             #expect(snapshot(fixture) == ownerBefore)
 
             // A host: instances, stacks, visibility, the clock; reloads anything; pushes and
@@ -108,6 +110,7 @@ extension Integration {
             ctl(host, "donate", "FreeIntent", expect: 0)
             ctl(host, "remove", placed, expect: 0)
             ctl(host, "stack", "remove", "desk", expect: 0)
+            ctl(host, "simulate", "--hours", "1", "--run-providers", expect: 0)
             let hostBefore = snapshot(fixture)
             ctl(host, "push", ownedID, timelineFile, expect: 1, kind: "auth.owned")
             ctl(host, "donate", "OwnedIntent", expect: 1, kind: "auth.owned")
@@ -116,7 +119,7 @@ extension Integration {
             // Anyone else reads, and is refused everything that changes state.
             let other = users.other
             for read in [["status"], ["list"], ["widgets"], ["timeline", ownedID], ["stack", "show", "home"], ["schedule"],
-                         ["budget", ownedID], ["explain", "home"], ["log"]] {
+                         ["budget", ownedID], ["explain", "home"], ["log"], ["simulate", "--hours", "1"]] {
                 let (result, _) = users.ctl(as: other, read, socket: fixture.socketPath)
                 #expect(result.status == 0, "\(read): \(result.stderr)")
             }
@@ -139,6 +142,7 @@ extension Integration {
             ctl(other, "visible", ownedID, expect: 1)
             ctl(other, "clock", "advance", "1h", expect: 1)
             ctl(other, "clock", "set", "2026-01-06T00:00:00Z", expect: 1)
+            ctl(other, "simulate", "--hours", "1", "--run-providers", expect: 1)
             #expect(snapshot(fixture) == otherBefore)
 
             // Owners are resolved again on SIGHUP: auth.free now belongs to the other user.

@@ -133,6 +133,76 @@ extension Integration {
             try Self.checkPicture(svg, in: first.directory)
         }
 
+        /// `--run-providers`: each simulated reload asks the real provider with its simulated date
+        /// as `now`, so the entries the simulation shows are the ones the provider gives then;
+        /// a failing provider is a failed reload; the state is as it was.
+        @Test func runProvidersAsksTheProvidersAtTheSimulatedDates() throws {
+            let fixture = try DaemonFixture()
+            defer { fixture.stop() }
+            let asked = fixture.directory + "/asked.log"
+            // Two entries naming the request's now, at it and half an hour later; the next reload
+            // an hour later.
+            try fixture.provider("stamp", """
+                #!/bin/sh
+                request=$(cat)
+                now=$(printf '%s' "$request" | sed -n 's/.*"now":"\\([^"]*\\)".*/\\1/p')
+                echo "$now" >> "$1"
+                t=$(date -u -d "$now" +%s)
+                at=$(date -u -d "@$t" +%Y-%m-%dT%H:%M:%SZ)
+                half=$(date -u -d "@$(( t + 1800 ))" +%Y-%m-%dT%H:%M:%SZ)
+                next=$(date -u -d "@$(( t + 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+                printf '{"entries":[{"date":"%s","content":{"asked":"%s"}},{"date":"%s","content":{"asked":"%s","half":true}}],"policy":{"after":"%s"}}\\n' "$at" "$at" "$half" "$at" "$next"
+                """)
+            try fixture.provider("broken", "#!/bin/sh\nexit 3\n")
+            try fixture.descriptor("sim.stamp", exec: ["./stamp", asked])
+            try fixture.descriptor("sim.broken", exec: ["./broken"])
+            try fixture.start(clock: Self.start)
+            let stamp = try fixture.add("sim.stamp")
+            let broken = try fixture.add("sim.broken")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let readings = { [["--json", "schedule"], ["--json", "list"], ["--json", "timeline", stamp], ["--json", "clock"]].map { fixture.ctl($0).stdout } }
+            let before = readings()
+            let askedBefore = (try? String(contentsOfFile: asked, encoding: .utf8)) ?? ""
+            #expect(askedBefore.split(separator: "\n").count == 1, "\(askedBefore)")
+
+            let held = fixture.ctl("--json", "simulate", "--hours", "3.75")
+            #expect(held.status == 0, "\(held.stderr)")
+            let ran = fixture.ctl("--json", "simulate", "--hours", "3.75", "--run-providers")
+            #expect(ran.status == 0, "\(ran.stderr)")
+            #expect(readings() == before)
+
+            // The provider was asked at each simulated hour, with that hour as now.
+            let lines = ((try? String(contentsOfFile: asked, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            let hours = ["09", "10", "11"].map { "2026-01-05T\($0):00:00" }
+            #expect(lines.count == 4, "\(lines)")
+            #expect(zip(lines.dropFirst(), hours).allSatisfy { $0.hasPrefix($1) }, "\(lines)")
+
+            // Held, the 08:00 timeline is answered again, so only its 08:30 entry comes; run, each
+            // answer brings the half-hour entry of its own hour.
+            func changes(_ report: [String: Any]) -> [String] {
+                (report["entryChanges"] as? [[String: Any]] ?? []).filter { $0["instance"] as? String == stamp }
+                    .compactMap { $0["date"] as? String }
+            }
+            let halves = ["08", "09", "10", "11"].map { "2026-01-05T\($0):30:00" }
+            #expect(changes(held.object).count == 1 && changes(held.object).first?.hasPrefix(halves[0]) == true, "\(changes(held.object))")
+            let ranChanges = changes(ran.object)
+            #expect(ranChanges.count == 4 && zip(ranChanges, halves).allSatisfy { $0.hasPrefix($1) }, "\(ranChanges)")
+            let counts = ran.object["counts"] as? [String: Any] ?? [:]
+            #expect(counts["providerLaunches"] as? Int ?? 0 >= 4)
+            #expect(counts["failed"] as? Int ?? 0 >= 1)
+            let reloads = ran.object["reloads"] as? [[String: Any]] ?? []
+            #expect(reloads.contains { $0["instance"] as? String == broken && ($0["error"] as? String ?? "").contains("3") }, "\(reloads)")
+            #expect(!reloads.contains { $0["instance"] as? String == stamp && $0["error"] != nil })
+            #expect((held.object["counts"] as? [String: Any])?["providerLaunches"] as? Int == 0)
+
+            // The table says so too; with --state there is no daemon to run them.
+            let table = fixture.ctl("simulate", "--hours", "1", "--run-providers")
+            #expect(table.status == 0 && table.stdout.contains("provider launches"), "\(table.stdout)\(table.stderr)")
+            let offline = fixture.ctl("simulate", "--state", fixture.stateDirectory, "--run-providers")
+            #expect(offline.status == 2 && offline.stderr.contains("--run-providers"), "\(offline.stderr)")
+            #expect(readings() == before)
+        }
+
         /// Well-formed XML with the bands, and rendered by Chromium to a PNG of the picture's
         /// size that is not blank. With `WIDGETD_PICTURE_DIR` set, the PNG is copied there
         /// (how docs/images/simulate.png is made).

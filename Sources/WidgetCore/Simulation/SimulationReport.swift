@@ -35,6 +35,10 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var budgeted = 0
         public var exempt = 0
         public var deferred = 0
+        /// Reloads whose provider failed (only when providers are run): the previous timeline stays.
+        public var failed = 0
+        /// Launches answered by their provider rather than by the timeline held now.
+        public var providerLaunches = 0
 
         public init() {}
     }
@@ -129,14 +133,19 @@ public struct SimulatedReload: Sendable, Hashable, Codable {
     public var reason: ReloadReason
     public var wanted: Date
     public var budget: BudgetClass
+    /// Why the provider failed, when it was run and failed: the instance keeps its timeline.
+    public var error: String?
 
-    public init(date: Date, instance: InstanceID, kind: String, reason: ReloadReason, wanted: Date, budget: BudgetClass) {
+    public init(
+        date: Date, instance: InstanceID, kind: String, reason: ReloadReason, wanted: Date, budget: BudgetClass, error: String? = nil
+    ) {
         self.date = date
         self.instance = instance
         self.kind = kind
         self.reason = reason
         self.wanted = wanted
         self.budget = budget
+        self.error = error
     }
 }
 

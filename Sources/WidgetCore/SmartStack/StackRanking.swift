@@ -69,21 +69,32 @@ public enum StackRanking {
         slot: inout LocalTime?
     ) -> [RankedCandidate] {
         inputs.map { input in
-            let current = input.history.current(at: now)
-            let relative = input.history.relative(at: now, window: settings.relevanceWindow)
-            var (value, contributions): (Double, [(donation: Donation, weight: Double)]) = (0, [])
-            if !input.matchedDonations.isEmpty {
-                let moment = slot ?? affinity.slotTime(now, calendar: calendar)
-                slot = moment
-                (value, contributions) = affinity.affinity(atSlot: moment, donations: input.matchedDonations)
-            }
-            let eligible = (current?.score ?? 1) > 0
-            let rank = eligible ? settings.relevanceWeight * relative + settings.affinityWeight * value : 0
-            return RankedCandidate(
-                instance: input.instance, score: current?.score, relevanceSince: current?.since, relevanceUntil: current?.until,
-                relevance: relative, affinity: value,
-                donations: contributions.prefix(5).map { $0.donation.id ?? ISO8601.string(from: $0.donation.date) },
-                eligible: eligible, rank: rank)
+            candidate(
+                input.instance, current: input.history.current(at: now),
+                relative: input.history.relative(at: now, window: settings.relevanceWindow),
+                matchedDonations: input.matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
+                slot: &slot)
         }
+    }
+
+    /// One instance ranked from its score in force and relative relevance at `now` (read from
+    /// its history, or kept from an earlier read that still holds: `RankingMemo`).
+    static func candidate(
+        _ instance: InstanceID, current: CurrentRelevance?, relative: Double, matchedDonations: [LocalDonation], at now: Date,
+        settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar, slot: inout LocalTime?
+    ) -> RankedCandidate {
+        var (value, contributions): (Double, [(donation: Donation, weight: Double)]) = (0, [])
+        if !matchedDonations.isEmpty {
+            let moment = slot ?? affinity.slotTime(now, calendar: calendar)
+            slot = moment
+            (value, contributions) = affinity.affinity(atSlot: moment, donations: matchedDonations)
+        }
+        let eligible = (current?.score ?? 1) > 0
+        let rank = eligible ? settings.relevanceWeight * relative + settings.affinityWeight * value : 0
+        return RankedCandidate(
+            instance: instance, score: current?.score, relevanceSince: current?.since, relevanceUntil: current?.until,
+            relevance: relative, affinity: value,
+            donations: contributions.prefix(5).map { $0.donation.id ?? ISO8601.string(from: $0.donation.date) },
+            eligible: eligible, rank: rank)
     }
 }

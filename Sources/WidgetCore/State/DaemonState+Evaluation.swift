@@ -19,20 +19,45 @@ extension DaemonState {
         for name in names {
             guard var state = overrides[name] ?? stacks[name] else { continue }
             plan.keys.take(.stack(name))
-            var inputs: [RankingInput] = []
-            inputs.reserveCapacity(state.instances.count)
             // A stack as stored holds only stacked instances, so their membership need not be
             // looked up; one the plan changes may be taking new ones.
             let stored = overrides[name] == nil
-            for id in state.instances {
-                if !changed.isEmpty, let input = changed[id] {
-                    inputs.append(input)
-                } else if let input = instances.read(id, { rankingInput($0, stacked: stored) }) {
-                    inputs.append(input)
+            let window = settings.relevanceWindow
+            let kept = stored ? rankingMemos[name].flatMap { $0.count == state.instances.count ? $0 : nil } : nil
+            // Most evaluations come from an affinity slot, with every member's relevance as it
+            // was read last time: then the memos are used as they are, neither copied nor stored again.
+            var memos: [RankingMemo]
+            var fresh = false
+            if let kept, changed.isEmpty || !state.instances.contains(where: { changed[$0] != nil }),
+                // By index, not by element: a copy of each memo would retain what it holds.
+                state.instances.indices.allSatisfy({ index in
+                    let id = state.instances[index]
+                    return instances.read(id) { kept[index].holds(for: id, stamp: $0.pointee.rankingStamp, at: now, window: window) } ?? false
+                })
+            {
+                memos = kept
+            } else {
+                fresh = true
+                memos = []
+                memos.reserveCapacity(state.instances.count)
+                for (index, id) in state.instances.enumerated() {
+                    if !changed.isEmpty, let input = changed[id] {
+                        memos.append(RankingMemo(input, at: now, window: window, stamp: nil, reusable: false))
+                    } else if let memo = instances.read(id, { record -> RankingMemo in
+                        let stamp = record.pointee.rankingStamp
+                        if let kept, kept[index].holds(for: id, stamp: stamp, at: now, window: window) { return kept[index] }
+                        return RankingMemo(rankingInput(record, stacked: stored), at: now, window: window, stamp: stamp, reusable: stored)
+                    }) {
+                        memos.append(memo)
+                    }
                 }
             }
-            let candidates = StackRanking.rank(
-                inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
+            let candidates = memos.indices.map { index in
+                StackRanking.candidate(
+                    memos[index].instance, current: memos[index].current, relative: memos[index].relative,
+                    matchedDonations: memos[index].matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
+                    slot: &slot)
+            }
             let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
             // The earliest of these after `now`.
             var earliest: Date?
@@ -40,17 +65,25 @@ extension DaemonState {
                 if let time, time > now, earliest.map({ time < $0 }) ?? true { earliest = time }
             }
             consider(recheck)
-            for input in inputs {
-                consider(input.history.nextChange(after: now, window: settings.relevanceWindow))
-                if !input.matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
+            for index in memos.indices {
+                consider(memos[index].until)
+                if !memos[index].matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
             }
             let next = earliest
+            let read = fresh ? memos : nil
             if state != stacks[name] {
                 plan.store.append(.putStack(state))
                 let stored = state
                 plan.effect { $0.putStack(stored) }
             }
-            plan.effect { $0.stacks.setRecheck(name, next) }
+            if let read {
+                plan.effect { state in
+                    state.stacks.setRecheck(name, next)
+                    state.rankingMemos[name] = read
+                }
+            } else {
+                plan.effect { $0.stacks.setRecheck(name, next) }
+            }
             guard let decision else { continue }
             plan.store.append(.appendDecision(decision))
             plan.events.append(.rotation(decision, state))

@@ -104,6 +104,7 @@ extension DaemonState {
     mutating func removeStack(_ name: String) {
         let before = stacks[name]?.instances ?? []
         stacks.remove(name)
+        rankingMemos[name] = nil
         refreshMatches(joining: [], leaving: before)
     }
 

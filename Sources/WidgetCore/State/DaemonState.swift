@@ -22,6 +22,9 @@ public struct DaemonState: Sendable {
     public internal(set) var counters = Counters()
     /// Stacks to evaluate before the step that touched them ends.
     public internal(set) var dirtyStacks: Set<String> = []
+    /// What each stack's last evaluation read of its members' relevance (see `RankingMemo`),
+    /// by stack name, in stack order.
+    var rankingMemos: [String: [RankingMemo]] = [:]
     /// Instances by what donations must match, kept as configurations and descriptors change.
     var matchIndex = MatchIndex()
     /// The local day of the last donation read (see `localTime`).

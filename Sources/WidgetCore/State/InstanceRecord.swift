@@ -83,6 +83,10 @@ public struct InstanceRecord: Sendable, Hashable {
         }
     }
 
+    /// The box of the fields ranking reads (relevance, matched donations): while something else
+    /// holds it, any change to them puts a new box here first (see `RankingMemo`).
+    var rankingStamp: RareFields? { rare }
+
     /// Why the last reload failed, while the previous timeline is shown.
     public var lastError: String? { failures?.message }
 

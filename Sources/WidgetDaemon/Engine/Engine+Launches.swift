@@ -7,10 +7,7 @@ extension Engine {
     /// back as a change of its own.
     func start(_ launch: Launch, _ settlement: Settlement?) {
         settlement?.begin()
-        let invocation = ProviderInvocation(
-            exec: launch.provider.exec, verb: "timeline",
-            request: ProviderRequest(verb: "timeline", members: launch.members, now: launch.date).json(),
-            timeout: launch.provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes)
+        let invocation = Self.invocation(launch, settings: state.settings)
         logger.debug(
             "provider launch",
             metadata: ["kind": "\(launch.kind)", "instances": "\(launch.members.map(\.id).joined(separator: ","))",
@@ -25,8 +22,17 @@ extension Engine {
         launches.running[token] = LaunchBook.Running(launch: launch, settlement: settlement, task: task)
     }
 
+    /// How `launch`'s provider is run: asked for the timelines of its members with the launch's
+    /// date as `now` (the virtual instant on the virtual clock, or in a simulation).
+    nonisolated static func invocation(_ launch: Launch, settings: DaemonSettings) -> ProviderInvocation {
+        ProviderInvocation(
+            exec: launch.provider.exec, verb: "timeline",
+            request: ProviderRequest(verb: "timeline", members: launch.members, now: launch.date).json(),
+            timeout: launch.provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes)
+    }
+
     /// Runs the provider and reads its answer, off the engine's loop.
-    private nonisolated static func run(
+    nonisolated static func run(
         _ invocation: ProviderInvocation, on runner: any ProviderRunning, members count: Int
     ) async -> Result<[MemberOutcome], ProviderFailure> {
         do throws(ProviderFailure) {
