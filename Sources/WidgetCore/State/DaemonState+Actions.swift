@@ -4,7 +4,6 @@ import Foundation
 /// whose launch ends it (nil while the provider's `perform` runs, before the reload is asked).
 public struct Invalidation: Sendable, Hashable {
     public var action: String
-    public var since: Date
     var request: Int64?
 }
 
@@ -59,7 +58,7 @@ extension DaemonState {
     public func planInvalidate(_ ask: PerformAsk, at now: Date) -> Plan {
         var plan = Plan()
         guard instances.contains(ask.instance) else { return plan }
-        let mark = Invalidation(action: ask.action, since: now, request: nil)
+        let mark = Invalidation(action: ask.action, request: nil)
         plan.effect { state in state.instances.update(ask.instance) { $0.invalidation = mark } }
         plan.events.append(.invalidated(ask.instance, action: ask.action, date: now))
         plan.note(.info, "action performed", ["instance": ask.instance, "action": ask.action, "intent": ask.intent.type])
@@ -88,21 +87,22 @@ extension DaemonState {
         plan.effect { state in
             state.instances.update(id) { record in
                 // The reload just asked, or the waiting one it merged into, ends it.
-                record.invalidation = Invalidation(action: action, since: now, request: record.request?.sequence ?? 0)
+                record.invalidation = Invalidation(action: action, request: record.request?.sequence ?? 0)
             }
         }
         return plan
     }
 
     /// The provider could not perform the action: nothing changed, so nothing is out of date.
+    /// Subscribers told of the invalidation are told the shown entry again (an `entryChange`),
+    /// as a reload's end would have told them, so no host keeps it dimmed.
     public func planPerformFailed(_ ask: PerformAsk, error: String, at now: Date) -> Plan {
         var plan = Plan()
-        plan.effect { state in
-            state.instances.update(ask.instance) { record in
-                if record.invalidation?.request == nil { record.invalidation = nil }
-            }
-        }
         plan.note(.warning, "action failed", ["instance": ask.instance, "action": ask.action, "error": error])
+        // Only the mark of a perform still running: a later perform's reload, or a push, owns any other.
+        guard let record = instances[ask.instance], let mark = record.invalidation, mark.request == nil else { return plan }
+        plan.effect { state in state.instances.update(ask.instance) { $0.invalidation = nil } }
+        plan.events.append(.entryChange(ask.instance, date: now, entry: record.timeline?.timeline.currentEntry(at: now)))
         return plan
     }
 

@@ -19,20 +19,19 @@ extension Engine {
         guard let descriptor = state.descriptors[ask.kind] else { return call.fail(unknownKind(ask.kind)) }
         apply(state.planInvalidate(ask, at: now))
         let result: JSONValue
-        do {
+        do throws(RPCError) {
             let data = try await self.call(descriptor, ProviderCall(
                 verb: "perform", kind: ask.kind, family: ask.family, configuration: ask.configuration, now: now,
                 instance: ask.instance, intent: ask.intent))
-            result = try CallAnswer.performed(from: data)
-        } catch let error as RPCError {
+            do {
+                result = try CallAnswer.performed(from: data)
+            } catch {
+                logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
+                throw .providerFailed(ask.kind, error.description)
+            }
+        } catch {
             apply(state.planPerformFailed(ask, error: error.message, at: now))
             return call.fail(error)
-        } catch let error as ProviderFailure {
-            logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
-            apply(state.planPerformFailed(ask, error: error.description, at: now))
-            return call.fail(.providerFailed(ask.kind, error.description))
-        } catch {
-            return call.fail(.providerFailed(ask.kind, "\(error)"))
         }
         let exempt = state.takeExemptActionReload(ask.instance, at: now)
         change(call, applyFirst: true, { () throws(RPCError) in

@@ -202,8 +202,20 @@ struct ActionStateTests {
         // A provider that could not perform: nothing to wait for.
         let failed = try state.performAsk(instance: id, action: "done", at: t0 + 30)
         state.apply(state.planInvalidate(failed, at: t0 + 30))
-        state.apply(state.planPerformFailed(failed, error: "exit 3", at: t0 + 30))
+        let performFailed = state.planPerformFailed(failed, error: "exit 3", at: t0 + 30)
+        // Whoever was told of the invalidation is told the shown entry again.
+        let shown = state.instances[id]?.timeline?.timeline.currentEntry(at: t0 + 30)
+        #expect(performFailed.events == [.entryChange(id, date: t0 + 30, entry: shown)])
+        state.apply(performFailed)
         #expect(state.instances[id]?.invalidation == nil)
+        // A failure of an earlier perform leaves a later perform's reload mark alone.
+        let later = try state.performAsk(instance: id, action: "done", at: t0 + 31)
+        state.apply(state.planInvalidate(later, at: t0 + 31))
+        state.apply(state.planActionReload(later, exempt: true, at: t0 + 31))
+        let stale = state.planPerformFailed(failed, error: "exit 3", at: t0 + 32)
+        #expect(stale.events.isEmpty)
+        state.apply(stale)
+        #expect(state.instances[id]?.invalidation != nil)
     }
 
     @Test func exemptReloadsAreLimitedPerMinute() throws {
