@@ -121,6 +121,26 @@ import WidgetProtocol
         let negative = await harness.call("clock.advance", #"{"seconds":-5}"#)
         #expect(negative.errorCode == -32602)
     }
+
+    /// Far past year 9999 adding seconds gives the same instant or infinity back, which once
+    /// reached `simulate`'s answer as NaN: the virtual clock stays within years 1 to 9999.
+    @Test func theVirtualClockStaysWithinYearsOneTo9999() async throws {
+        let harness = try Harness()
+        for seconds in ["1.7976931348623157e308", "1e300", "253402300800"] {
+            let far = await harness.call("clock.advance", #"{"seconds":\#(seconds)}"#)
+            #expect(far.errorCode == -32602, "advance by \(seconds)")
+        }
+        let early = await harness.call("clock.set", #"{"date":"0000-12-31T23:59:59Z"}"#)
+        #expect(early.errorCode == -32602)
+        let now = await harness.call("clock")
+        #expect((now.result as? [String: Any])?["now"] as? String == "2026-01-05T08:00:00Z")
+        let last = await harness.call("clock.set", #"{"date":"9999-12-31T23:59:59Z"}"#)
+        #expect((last.result as? [String: Any])?["now"] as? String == "9999-12-31T23:59:59Z")
+        let past = await harness.call("clock.advance", #"{"seconds":1}"#)
+        #expect(past.errorCode == -32602)
+        let simulate = await harness.call("simulate", #"{"hours":2}"#)
+        #expect(simulate.result != nil)
+    }
 }
 
 /// Reload requests that merge into one already stored and waiting write nothing; one that

@@ -51,6 +51,9 @@ public struct WidgetdCommand: AsyncParsableCommand {
         guard clock.hasPrefix("virtual:"), let start = ISO8601.date(from: String(clock.dropFirst("virtual:".count))) else {
             throw ValidationError("--clock must be 'real' or 'virtual:' followed by an ISO 8601 date with a zone")
         }
+        guard VirtualClockRange.contains(start) else {
+            throw ValidationError("--clock virtual: the date must be within \(VirtualClockRange.text)")
+        }
         return start
     }
 

@@ -12,7 +12,11 @@ extension Engine {
             guard params.seconds.isFinite, params.seconds >= 0 else {
                 throw .invalidParams("params.seconds: must be a number of seconds >= 0")
             }
-            return try await move(to: start.addingTimeInterval(params.seconds))
+            let target = start.addingTimeInterval(params.seconds)
+            guard VirtualClockRange.contains(target) else {
+                throw .invalidParams("params.seconds: the clock would leave \(VirtualClockRange.text)")
+            }
+            return try await move(to: target)
         }
     }
 
@@ -21,6 +25,9 @@ extension Engine {
     func setClock(_ params: ClockSetParams, _ call: Call) async {
         await answer(call) { () async throws(RPCError) -> ClockInfo in
             guard let start = clock.virtualNow else { throw .clockNotVirtual }
+            guard VirtualClockRange.contains(params.date) else {
+                throw .invalidParams("params.date: the virtual clock runs from \(VirtualClockRange.text)")
+            }
             if params.date >= start { return try await move(to: params.date) }
             guard !clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
             clock.advancing = true

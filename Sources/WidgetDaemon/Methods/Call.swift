@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import WidgetCore
 import WidgetProtocol
@@ -47,7 +48,7 @@ enum Answers {
         if let direct = result as? any DirectJSONEncodable {
             return line(direct.successLine(id: id))
         }
-        return encode(RPCSuccess(id: id, result: result))
+        return encode(RPCSuccess(id: id, result: result), id: id)
     }
 
     /// A buffer holding `bytes` with room for the newline the connection adds.
@@ -58,12 +59,23 @@ enum Answers {
     }
 
     static func failure(_ id: RPCID?, _ error: RPCError) -> ByteBuffer {
-        encode(RPCFailure(id: id, error: error))
+        encode(RPCFailure(id: id, error: error), id: id)
     }
 
-    static func encode<T: Encodable>(_ value: T) -> ByteBuffer {
-        if let data = try? WidgetJSON.encoder.encode(value) { return line(data) }
-        return ByteBuffer(string: #"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error: answer not encodable"}}"#)
+    /// An answer JSON cannot hold (a number that is not finite) is a bug in widgetd: the caller
+    /// still gets an answer with its id, and the journal says which value it was.
+    static func encode<T: Encodable>(_ value: T, id: RPCID?) -> ByteBuffer {
+        do {
+            return line(try WidgetJSON.encoder.encode(value))
+        } catch {
+            Logger(label: "widgetd").error(
+                "internal error: an answer could not be written as JSON", metadata: ["answer": "\(T.self)", "error": "\(error)"])
+            let failure = RPCFailure(id: id, error: RPCError(code: RPCError.Code.internalError, message: "internal error: answer not encodable"))
+            guard let data = try? WidgetJSON.encoder.encode(failure) else {
+                return ByteBuffer(string: #"{"error":{"code":-32603,"message":"internal error: answer not encodable"},"id":null,"jsonrpc":"2.0"}"#)
+            }
+            return line(data)
+        }
     }
 }
 

@@ -20,6 +20,8 @@ final class HostileConnection: @unchecked Sendable {
         var closes: Bool
         /// Whether the answer is a batch's array: never, maybe, or always.
         var batch = BatchRule.never
+        /// The start of the line that asked, so a failure names the request and not only the answer.
+        var asked: [UInt8] = []
     }
 
     private enum BatchRule { case never, maybe, always }
@@ -71,11 +73,14 @@ final class HostileConnection: @unchecked Sendable {
     func send(_ frame: HostileFrame, drip: Bool = false) -> Bool {
         switch frame.expected {
         case .answer(let id, let codes):
-            condition.withLock { owed.append(Owed(id: id, codes: codes, closes: false)) }
+            let asked = Array(frame.bytes.prefix(300))
+            condition.withLock { owed.append(Owed(id: id, codes: codes, closes: false, asked: asked)) }
         case .batch:
-            condition.withLock { owed.append(Owed(id: nil, codes: nil, closes: false, batch: .always)) }
+            let asked = Array(frame.bytes.prefix(300))
+            condition.withLock { owed.append(Owed(id: nil, codes: nil, closes: false, batch: .always, asked: asked)) }
         case .answerOrBatch(let codes):
-            condition.withLock { owed.append(Owed(id: nil, codes: codes, closes: false, batch: .maybe)) }
+            let asked = Array(frame.bytes.prefix(300))
+            condition.withLock { owed.append(Owed(id: nil, codes: codes, closes: false, batch: .maybe, asked: asked)) }
         case .silence:
             written.silent += 1
         }
@@ -239,32 +244,35 @@ final class HostileConnection: @unchecked Sendable {
             read.fail("\(name): an answer nothing asked for (a notification answered, or one after the close): \(Self.preview(line))")
             return
         }
+        func fail(_ text: String) {
+            read.fail("\(name): " + text + (expected.asked.isEmpty ? "" : " (asked: \(Self.preview(expected.asked)))"))
+        }
         guard expected.batch != .always else {
-            read.fail("\(name): one answer where a batch's array was due: \(Self.preview(line))")
+            fail("one answer where a batch's array was due: \(Self.preview(line))")
             return
         }
         guard answer["jsonrpc"] as? String == "2.0" else {
-            read.fail("\(name): answer without \"jsonrpc\":\"2.0\": \(Self.preview(line))")
+            fail("answer without \"jsonrpc\":\"2.0\": \(Self.preview(line))")
             return
         }
         let error = answer["error"] as? [String: Any]
         guard (answer["result"] != nil) != (error != nil), answer.keys.contains("id") else {
-            read.fail("\(name): an answer needs an id and exactly one of result and error: \(Self.preview(line))")
+            fail("an answer needs an id and exactly one of result and error: \(Self.preview(line))")
             return
         }
         if let error {
             guard let code = error["code"] as? Int, error["message"] is String else {
-                read.fail("\(name): error without an integer code and a message: \(Self.preview(line))")
+                fail("error without an integer code and a message: \(Self.preview(line))")
                 return
             }
             read.errorsByCode[code, default: 0] += 1
             if let codes = expected.codes, !codes.contains(code) {
-                read.fail("\(name): error \(code), expected one of \(codes.sorted()): \(Self.preview(line))")
+                fail("error \(code), expected one of \(codes.sorted()): \(Self.preview(line))")
             } else if !Self.documentedCodes.contains(code) {
-                read.fail("\(name): undocumented error code \(code): \(Self.preview(line))")
+                fail("undocumented error code \(code): \(Self.preview(line))")
             }
         } else if let codes = expected.codes, !codes.isEmpty {
-            read.fail("\(name): a result where an error \(codes.sorted()) was due: \(Self.preview(line))")
+            fail("a result where an error \(codes.sorted()) was due: \(Self.preview(line))")
         }
         if let id = expected.id, !(answer["id"] is NSNull) {
             let matches: Bool
@@ -272,9 +280,9 @@ final class HostileConnection: @unchecked Sendable {
             case .number(let number): matches = (answer["id"] as? NSNumber)?.intValue == number
             case .string(let text): matches = answer["id"] as? String == text
             }
-            if !matches { read.fail("\(name): answer out of order: expected id \(id), got \(Self.preview(line))") }
+            if !matches { fail("answer out of order: expected id \(id), got \(Self.preview(line))") }
         } else if expected.id == nil, expected.closes || expected.codes == [-32700], !(answer["id"] is NSNull) {
-            read.fail("\(name): a line that could not be read answered with an id: \(Self.preview(line))")
+            fail("a line that could not be read answered with an id: \(Self.preview(line))")
         }
     }
 
