@@ -12,71 +12,25 @@ extension DaemonState {
         _ names: [String], at now: Date, stacks overrides: [String: StackState] = [:],
         inputs changed: [InstanceID: RankingInput] = [:], into plan: inout Plan
     ) {
-        let settings = settings.rotation
+        // Each stack is worked out from the state as stored and nothing else, so the stacks of
+        // a busy wake-up (every stack at an hour's entry change, most at an affinity slot) are
+        // worked out on all cores; the plan takes them in name order whatever the cores did.
+        // Every stack ranks at the same `now`: the slot's local time is read once per thread.
+        let outcomes = ParallelMap.map(names, makeScratch: { LocalTime?.none }) { name, slot in
+            evaluation(of: name, at: now, overrides: overrides, changed: changed, slot: &slot)
+        }
         var decided = false
-        // Every stack ranks at the same `now`: the slot's local time is read once for them all.
-        var slot: LocalTime?
-        for name in names {
-            guard var state = overrides[name] ?? stacks[name] else { continue }
+        for outcome in outcomes {
+            guard let outcome else { continue }
+            let name = outcome.state.name
             plan.keys.take(.stack(name))
-            // A stack as stored holds only stacked instances, so their membership need not be
-            // looked up; one the plan changes may be taking new ones.
-            let stored = overrides[name] == nil
-            let window = settings.relevanceWindow
-            let kept = stored ? rankingMemos[name].flatMap { $0.count == state.instances.count ? $0 : nil } : nil
-            // Most evaluations come from an affinity slot, with every member's relevance as it
-            // was read last time: then the memos are used as they are, neither copied nor stored again.
-            var memos: [RankingMemo]
-            var fresh = false
-            if let kept, changed.isEmpty || !state.instances.contains(where: { changed[$0] != nil }),
-                // By index, not by element: a copy of each memo would retain what it holds.
-                state.instances.indices.allSatisfy({ index in
-                    let id = state.instances[index]
-                    return instances.read(id) { kept[index].holds(for: id, stamp: $0.pointee.rankingStamp, at: now, window: window) } ?? false
-                })
-            {
-                memos = kept
-            } else {
-                fresh = true
-                memos = []
-                memos.reserveCapacity(state.instances.count)
-                for (index, id) in state.instances.enumerated() {
-                    if !changed.isEmpty, let input = changed[id] {
-                        memos.append(RankingMemo(input, at: now, window: window, stamp: nil, reusable: false))
-                    } else if let memo = instances.read(id, { record -> RankingMemo in
-                        let stamp = record.pointee.rankingStamp
-                        if let kept, kept[index].holds(for: id, stamp: stamp, at: now, window: window) { return kept[index] }
-                        return RankingMemo(rankingInput(record, stacked: stored), at: now, window: window, stamp: stamp, reusable: stored)
-                    }) {
-                        memos.append(memo)
-                    }
-                }
-            }
-            let candidates = memos.indices.map { index in
-                StackRanking.candidate(
-                    memos[index].instance, current: memos[index].current, relative: memos[index].relative,
-                    matchedDonations: memos[index].matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
-                    slot: &slot)
-            }
-            let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
-            // The earliest of these after `now`.
-            var earliest: Date?
-            func consider(_ time: Date?) {
-                if let time, time > now, earliest.map({ time < $0 }) ?? true { earliest = time }
-            }
-            consider(recheck)
-            for index in memos.indices {
-                consider(memos[index].until)
-                if !memos[index].matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
-            }
-            let next = earliest
-            let read = fresh ? memos : nil
-            if state != stacks[name] {
-                plan.store.append(.putStack(state))
-                let stored = state
+            if outcome.stateChanged {
+                plan.store.append(.putStack(outcome.state))
+                let stored = outcome.state
                 plan.effect { $0.putStack(stored) }
             }
-            if let read {
+            let next = outcome.next
+            if let read = outcome.read {
                 plan.effect { state in
                     state.stacks.setRecheck(name, next)
                     state.rankingMemos[name] = read
@@ -84,15 +38,89 @@ extension DaemonState {
             } else {
                 plan.effect { $0.stacks.setRecheck(name, next) }
             }
-            guard let decision else { continue }
+            guard let decision = outcome.decision else { continue }
             plan.store.append(.appendDecision(decision))
-            plan.events.append(.rotation(decision, state))
+            plan.events.append(.rotation(decision, outcome.state))
             plan.notes.append(Self.note(decision))
             decided = true
         }
         // Trimmed in the same transaction as the decisions, so the log never holds more than
         // max-log-rows; once for them all, since a trim keeps the newest rows.
         if decided { plan.store.append(.pruneDecisions(keep: self.settings.limits.maxLogRows)) }
+    }
+
+    /// One stack's evaluation, worked out without changing anything.
+    struct StackEvaluation: Sendable {
+        /// The stack after it, with `stateChanged` when that differs from the stored one.
+        var state: StackState
+        var stateChanged: Bool
+        var decision: RotationDecision?
+        /// When time alone can next change the answer.
+        var next: Date?
+        /// What was read of the members' relevance, when read anew (to keep as the stack's memos).
+        var read: [RankingMemo]?
+    }
+
+    /// Evaluates `name` (as `overrides` has it, else as stored) at `now`; nil for no such stack.
+    /// `slot`: the slot's local time, read at most once per caller (see `StackRanking.rank`).
+    private func evaluation(
+        of name: String, at now: Date, overrides: [String: StackState], changed: [InstanceID: RankingInput],
+        slot: inout LocalTime?
+    ) -> StackEvaluation? {
+        let settings = settings.rotation
+        guard var state = overrides[name] ?? stacks[name] else { return nil }
+        // A stack as stored holds only stacked instances, so their membership need not be
+        // looked up; one the plan changes may be taking new ones.
+        let stored = overrides[name] == nil
+        let window = settings.relevanceWindow
+        let kept = stored ? rankingMemos[name].flatMap { $0.count == state.instances.count ? $0 : nil } : nil
+        // Most evaluations come from an affinity slot, with every member's relevance as it
+        // was read last time: then the memos are used as they are, neither copied nor stored again.
+        var memos: [RankingMemo]
+        var fresh = false
+        if let kept, changed.isEmpty || !state.instances.contains(where: { changed[$0] != nil }),
+            // By index, not by element: a copy of each memo would retain what it holds.
+            state.instances.indices.allSatisfy({ index in
+                let id = state.instances[index]
+                return instances.read(id) { kept[index].holds(for: id, stamp: $0.pointee.rankingStamp, at: now, window: window) } ?? false
+            })
+        {
+            memos = kept
+        } else {
+            fresh = true
+            memos = []
+            memos.reserveCapacity(state.instances.count)
+            for (index, id) in state.instances.enumerated() {
+                if !changed.isEmpty, let input = changed[id] {
+                    memos.append(RankingMemo(input, at: now, window: window, stamp: nil, reusable: false))
+                } else if let memo = instances.read(id, { record -> RankingMemo in
+                    let stamp = record.pointee.rankingStamp
+                    if let kept, kept[index].holds(for: id, stamp: stamp, at: now, window: window) { return kept[index] }
+                    return RankingMemo(rankingInput(record, stacked: stored), at: now, window: window, stamp: stamp, reusable: stored)
+                }) {
+                    memos.append(memo)
+                }
+            }
+        }
+        let candidates = memos.indices.map { index in
+            StackRanking.candidate(
+                memos[index].instance, current: memos[index].current, relative: memos[index].relative,
+                matchedDonations: memos[index].matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
+                slot: &slot)
+        }
+        let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
+        // The earliest of these after `now`.
+        var earliest: Date?
+        func consider(_ time: Date?) {
+            if let time, time > now, earliest.map({ time < $0 }) ?? true { earliest = time }
+        }
+        consider(recheck)
+        for index in memos.indices {
+            consider(memos[index].until)
+            if !memos[index].matchedDonations.isEmpty { consider(affinity.nextChange(after: now)) }
+        }
+        return StackEvaluation(
+            state: state, stateChanged: state != stacks[name], decision: decision, next: earliest, read: fresh ? memos : nil)
     }
 
     /// What ranking needs of an instance: its relevance history and matched donations (read

@@ -42,6 +42,43 @@ import Testing
         }
     }
 
+    /// Enough stacks that they are worked out on several threads (`ParallelMap`): the plan is
+    /// the one of each stack alone, in name order.
+    @Test func manyStacksWorkedOutOnSeveralThreadsDecideAsEachAlone() throws {
+        var settings = DaemonSettings()
+        settings.rotation.minimumDwell = 0
+        settings.limits.maxStacks = 1000
+        var state = makeState(settings: settings)
+        var second: [String: InstanceID] = [:]
+        let names = (0..<(4 * ParallelMap.minimumPerThread)).map { String(format: "s%04d", $0) }
+        for name in names {
+            state.apply(try state.planCreateStack(name, smartRotate: true, at: t0, reserved: LimitReservations()))
+            _ = try state.added(stack: name)
+            second[name] = try state.added(stack: name).0
+        }
+        let scored = Set(second.values)
+        for launch in state.takeDue(at: t0).launches {
+            let outcomes = launch.members.map { member in
+                MemberOutcome.timeline(DaemonState.timeline([0], scores: [scored.contains(member.id) ? 1 : nil]))
+            }
+            state.apply(state.planLaunchResult(launch, outcomes: outcomes, at: t0, evaluate: false))
+        }
+        #expect(state.takeDirtyStacks() == names)
+
+        let together = state.planEvaluation(names, at: t0)
+        let alone = names.map { state.planEvaluation([$0], at: t0) }
+        #expect(together.decisions == alone.flatMap(\.decisions))
+        #expect(together.decisions.map(\.stack) == names)
+        #expect(together.decisions.map(\.to) == names.map { second[$0] })
+        var separately = state
+        for plan in alone { separately.apply(plan) }
+        state.apply(together)
+        for name in names {
+            #expect(state.stacks[name] == separately.stacks[name])
+            #expect(state.stacks.recheck[name] == separately.stacks.recheck[name])
+        }
+    }
+
     /// Nothing decided, nothing trimmed.
     @Test func noDecisionNoTrim() throws {
         var state = makeState()
