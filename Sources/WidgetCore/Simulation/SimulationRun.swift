@@ -57,7 +57,8 @@ public struct SimulationRun: Sendable {
         precondition(pending.isEmpty, "answer the launches handed out before asking for more")
         while !finished {
             if waking {
-                let work = state.takeDue(at: now)
+                // The report lists when entries change, not what they show.
+                let work = state.takeDue(at: now, entries: false)
                 recorder.record(work.events)
                 if !work.launches.isEmpty {
                     reloadsFrom = []

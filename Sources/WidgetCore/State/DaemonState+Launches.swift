@@ -8,7 +8,10 @@ extension DaemonState {
     /// After the wall clock jumped forward, every entry change in between is told, each at its
     /// own date and in order for each instance: an entry's next change is set from its own
     /// date, so the pop is repeated until nothing is due.
-    public mutating func takeDue(at now: Date) -> DueWork {
+    ///
+    /// `entries` false: entry-change events carry no entry, for a dry run that tells nobody
+    /// what is shown and need not make every entry's content.
+    public mutating func takeDue(at now: Date, entries: Bool = true) -> DueWork {
         var work = DueWork()
         dirtyStacks.formUnion(stacks.takeDue(at: now))
         while true {
@@ -21,7 +24,7 @@ extension DaemonState {
                     // Only the timeline is read: a copy of the whole record would retain every field of it.
                     guard let stored = instances.read(id, { $0.pointee.timeline }) ?? nil else { continue }
                     let timeline = stored.timeline
-                    work.events.append(.entryChange(id, date: date, entry: timeline.currentEntry(at: date)))
+                    work.events.append(.entryChange(id, date: date, entry: entries ? timeline.currentEntry(at: date) : nil))
                     scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: date))
                     dirtyStacks.formUnion(stacks.containing(id))
                 case .reload(let batch):

@@ -81,7 +81,7 @@ extension DaemonState {
     /// Stacks marked for evaluation, in name order; unmarked.
     public mutating func takeDirtyStacks() -> [String] {
         defer { dirtyStacks.removeAll() }
-        return dirtyStacks.filter { stacks[$0] != nil }.sorted()
+        return dirtyStacks.filter { stacks.contains($0) }.sorted()
     }
 
     private func planStackChange(_ state: StackState, at now: Date) -> Plan {
@@ -98,6 +98,8 @@ extension DaemonState {
     mutating func putStack(_ state: StackState) {
         let before = stacks[state.name]?.instances ?? []
         stacks.put(state)
+        // Most puts are a new top or rotation log, with the same members.
+        guard before != state.instances else { return }
         refreshMatches(joining: state.instances.filter { !before.contains($0) }, leaving: before.filter { !state.instances.contains($0) })
     }
 

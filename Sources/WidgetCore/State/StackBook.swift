@@ -16,6 +16,9 @@ public struct StackBook: Sendable {
 
     public subscript(name: String) -> StackState? { stacks[name] }
 
+    /// Whether a stack is called `name`, without copying it out.
+    public func contains(_ name: String) -> Bool { stacks.index(forKey: name) != nil }
+
     /// Stack names in order.
     public var names: [String] { stacks.keys.sorted() }
 
