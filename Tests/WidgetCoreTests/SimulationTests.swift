@@ -116,6 +116,14 @@ import WidgetPictures
         #expect(try WidgetJSON.decoder.decode(SimulationReport.self, from: try WidgetJSON.encoder.encode(held)) == held)
     }
 
+    /// An answer from a daemon that did not count failures or provider launches yet still reads.
+    @Test func countsAddedLaterReadAsZero() throws {
+        let older = #"{"rotations":3,"heldBack":1,"entryChanges":40,"budgeted":2,"exempt":1,"deferred":0}"#
+        let counts = try WidgetJSON.decoder.decode(SimulationReport.Counts.self, from: Data(older.utf8))
+        #expect(counts.rotations == 3 && counts.entryChanges == 40 && counts.exempt == 1)
+        #expect(counts.failed == 0 && counts.providerLaunches == 0)
+    }
+
     /// The picture is well-formed XML with a band per stack, the instances' labels and a legend.
     @Test func pictureIsWellFormed() throws {
         var (state, _, _) = try Self.rotatingStack()

@@ -79,8 +79,11 @@ extension Integration {
                 kill(watch.processIdentifier, SIGTERM)
                 watch.waitUntilExit()
             }
-            try Poll.until("widgetctl watch to subscribe") {
-                (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) >= 1
+            // And a Waybar module of the stack, which adds the class `invalidated` meanwhile.
+            let bar = try BarWatch(fixture, format: "waybar", stack: "home")
+            _ = try bar.next("the bar's line for the to-do") { BarAdapter.classes($0) == ["todo"] }
+            try Poll.until("widgetctl watch and the bar module to subscribe") {
+                (fixture.ctl("--json", "status").object["subscribers"] as? Int ?? 0) >= 2
             }
 
             // Mid-reload the instance is invalidated: the timeline after the action waits.
@@ -91,7 +94,10 @@ extension Integration {
             try Poll.until("list --json to say \(id) is invalidated") { listed(fixture, id)["invalidated"] as? Bool == true }
             #expect(fixture.ctl("--json", "timeline", id).object["invalidated"] as? Bool == true)
             #expect(fixture.ctl("--json", "stack", "show", "home").object["invalidated"] as? Bool == true)
+            let listedStack = fixture.ctl("--json", "stack", "list").array.first { $0["name"] as? String == "home" }
+            #expect(listedStack?["invalidated"] as? Bool == true)
             #expect(isDone(fixture, id) == false, "the old entry is still shown, marked invalidated")
+            _ = try bar.next("the bar's line marked invalidated") { BarAdapter.classes($0) == ["todo", "invalidated"] }
             _ = FileManager.default.createFile(atPath: fixture.directory + "/release", contents: nil)
             perform.waitUntilExit(within: 60)
             #expect(perform.terminationStatus == 0, "\(fixture.log().suffix(2000))")
@@ -104,6 +110,8 @@ extension Integration {
             #expect((current(fixture, id)["actions"] as? [[String: Any]])?.first?["title"] as? String == "Undo")
             #expect(listed(fixture, id)["invalidated"] == nil, "the new timeline ends the invalidation")
             #expect(fixture.ctl("--json", "stack", "show", "home").object["invalidated"] == nil)
+            #expect(fixture.ctl("--json", "stack", "list").array.allSatisfy { $0["invalidated"] == nil })
+            _ = try bar.next("the bar's line without the mark once the reload ended") { BarAdapter.classes($0) == ["todo"] }
 
             // The provider got the intent with the type's defaults, and the instance.
             let request = try String(contentsOfFile: fixture.directory + "/performed", encoding: .utf8)

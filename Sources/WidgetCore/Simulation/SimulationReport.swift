@@ -41,6 +41,21 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var providerLaunches = 0
 
         public init() {}
+
+        /// A count the answer leaves out is 0, so a client reads the answer of a daemon from
+        /// before that count was added.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+            rotations = try count(.rotations)
+            heldBack = try count(.heldBack)
+            entryChanges = try count(.entryChanges)
+            budgeted = try count(.budgeted)
+            exempt = try count(.exempt)
+            deferred = try count(.deferred)
+            failed = try count(.failed)
+            providerLaunches = try count(.providerLaunches)
+        }
     }
 }
 

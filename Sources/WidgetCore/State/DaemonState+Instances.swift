@@ -77,6 +77,9 @@ extension DaemonState {
                 state.matchIndex.remove(removed.instance, schema: state.descriptors[removed.kind]?.intent)
             }
             state.scheduler.remove(id)
+            // The rate windows of a removed instance would otherwise stay for good.
+            state.relevanceAsks[id] = nil
+            state.actionReloads[id] = nil
         }
         plan.note(.info, "instance removed", ["instance": id])
         var touched: [String: StackState] = [:]

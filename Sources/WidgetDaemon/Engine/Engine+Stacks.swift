@@ -43,13 +43,18 @@ extension Engine {
         if call.trusted || mayManage(call.caller), let change = state.noteShown(stack.top, at: now) {
             storeInBackground([change])
         }
-        var info = StackInfo(stack)
-        info.invalidated = stack.top.flatMap { state.instances[$0]?.invalidation } != nil ? true : nil
-        call.succeed(info)
+        call.succeed(info(stack))
     }
 
     func listStacks(_ call: Call) {
-        call.succeed(state.stacks.names.compactMap { state.stacks[$0] }.map(StackInfo.init))
+        call.succeed(state.stacks.names.compactMap { state.stacks[$0] }.map(info))
+    }
+
+    /// What a host is told of a stack: its state, and whether its top is invalidated.
+    private func info(_ stack: StackState) -> StackInfo {
+        var info = StackInfo(stack)
+        info.invalidated = stack.top.flatMap { state.instances[$0]?.invalidation } != nil ? true : nil
+        return info
     }
 
     func explain(_ params: StackNameParams, _ call: Call) {
@@ -69,6 +74,6 @@ extension Engine {
     private func changeStack(_ call: Call, _ name: String, _ make: @escaping () throws(StateError) -> Plan) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try make() }
-        }, answer: { self.state.stacks[name].map(StackInfo.init) })
+        }, answer: { self.state.stacks[name].map(self.info) })
     }
 }

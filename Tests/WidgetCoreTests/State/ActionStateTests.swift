@@ -231,4 +231,17 @@ struct ActionStateTests {
         #expect(state.instances[id]?.request?.reason == .requested, "beyond the limit the reload is budgeted, not dropped")
         #expect(ReloadReason.action.isExempt)
     }
+
+    /// The per-minute and per-hour windows go with the instance.
+    @Test func aRemovedInstanceLeavesNoRateWindows() throws {
+        var (state, id) = try installed(Self.timeline(actions: [Self.toggle()]))
+        let exempt = state.takeExemptActionReload(id, at: t0 + 1)
+        #expect(exempt)
+        _ = try state.relevanceAsks(kinds: [state.instances[id]!.kind], at: t0 + 1)
+        #expect(state.actionReloads[id] != nil)
+        #expect(state.relevanceAsks[id] != nil)
+        state.apply(try state.planRemove(id, at: t0 + 2))
+        #expect(state.actionReloads[id] == nil)
+        #expect(state.relevanceAsks[id] == nil)
+    }
 }
