@@ -105,6 +105,8 @@ let package = Package(
             dependencies: [
                 "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server below the router: a gate in front of HTTP on every connection.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -3,13 +3,14 @@ import Hummingbird
 
 /// Refuses what another web site could make a visitor's browser send to the host: the page
 /// manages widgets and has no login, so the browser's own rules must keep other sites out.
-/// - A `Host` that is neither an address, `localhost`, the listen host nor this machine's
-///   name: a site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would pass
+/// - A `Host` that is neither an address, `localhost`, a TCP listener's host nor this
+///   machine's name: a site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would pass
 ///   the browser's same-origin rule.
 /// - A change (any method but GET and HEAD) whose `Origin` is not this host: a cross-site
 ///   form or fetch; browsers send `Origin` with every such request.
 struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
-    let listenHost: String
+    /// The TCP listeners' hosts, lowercased.
+    let listenHosts: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authority = request.head.authority ?? ""
@@ -34,7 +35,7 @@ struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
     }
 
     private func isAllowed(_ host: String) -> Bool {
-        if host == "localhost" || host == listenHost.lowercased() || host == machineName { return true }
+        if host == "localhost" || listenHosts.contains(host) || host == machineName { return true }
         var address = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }

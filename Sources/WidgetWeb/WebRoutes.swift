@@ -8,8 +8,13 @@ import WidgetProtocol
 import WidgetdClient
 
 /// The host's routes: the page and its assets, the event stream, and a JSON API that the page
-/// calls, each route one daemon method (docs/hosts.md lists them).
+/// calls, each route one daemon method (docs/hosts.md lists them). Query values are read by
+/// `QueryValues` and checked here: a value the daemon would refuse, or that could not even be
+/// sent to it, is answered 400 naming the parameter.
 struct WebRoutes: Sendable {
+    /// `log`'s `limit`, as widgetd takes it.
+    static let logLimits = 1...100_000
+
     let daemon: DaemonClient
     let hub: EventHub
     let renderer: CardRenderer
@@ -29,7 +34,10 @@ struct WebRoutes: Sendable {
         router.get("/api/widgets") { _, _ in await passOn(.widgets) }
         router.get("/api/schedule") { _, _ in await passOn(.schedule) }
         router.get("/simulate.svg") { request, _ in
-            await simulation(hours: request.uri.queryParameters.get("hours").flatMap { Double($0) } ?? 24)
+            let hours = try QueryValues(request.uri.query).number(
+                "hours", standard: SimulateParams.defaultHours, in: 0...SimulateParams.maxHours, excludingLower: true,
+                "a number of hours above 0, at most \(Int(SimulateParams.maxHours))")
+            return await simulation(hours: hours)
         }
         router.post("/api/instances") { request, _ in
             await passOn(.add, try await body(request, keys: ["kind", "family", "configuration", "stack"]))
@@ -50,10 +58,10 @@ struct WebRoutes: Sendable {
         router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": try Self.parameter("id", context)]) }
         router.post("/api/preview") { request, _ in await preview(try await body(request, keys: ["kind", "family", "configuration"])) }
         router.get("/api/options") { request, _ in
-            let query = request.uri.queryParameters
+            let query = try QueryValues(request.uri.query)
             var params: [String: JSONValue] = [:]
             for key in ["kind", "parameter", "search", "family"] {
-                if let value = query.get(key), !value.isEmpty { params[key] = .string(value) }
+                if let value = query.string(key), !value.isEmpty { params[key] = .string(value) }
             }
             return await passOn(.options, params)
         }
@@ -71,7 +79,7 @@ struct WebRoutes: Sendable {
         router.get("/api/stacks/:name/explain") { _, context in await passOn(.explain, ["name": try Self.parameter("name", context)]) }
         router.get("/api/stacks/:name/log") { request, context in
             var params: [String: JSONValue] = ["stack": try Self.parameter("name", context)]
-            params["limit"] = .integer(Int64(request.uri.queryParameters.get("limit").flatMap { Int64($0) } ?? 50))
+            params["limit"] = .integer(Int64(try QueryValues(request.uri.query).integer("limit", standard: 50, in: Self.logLimits)))
             return await passOn(.log, params)
         }
     }
@@ -194,11 +202,17 @@ struct WebRoutes: Sendable {
     }
 
     /// The request's JSON object, keeping only `keys`: the page cannot reach a parameter
-    /// the route does not name.
+    /// the route does not name. A body that is not JSON (or holds a number no JSON encoder
+    /// writes again, such as 1e999) is the client's fault: 400.
     private func body(_ request: Request, keys: Set<String>) async throws -> [String: JSONValue] {
         let buffer = try await request.body.collect(upTo: 1 << 20)
         guard buffer.readableBytes > 0 else { return [:] }
-        let value = try WidgetJSON.decoder.decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        let value: JSONValue
+        do {
+            value = try WidgetJSON.decoder.decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body is not JSON the host can pass on: \(error)")
+        }
         guard case .object(let fields) = value else { throw HTTPError(.badRequest, message: "expected a JSON object") }
         return fields.filter { keys.contains($0.key) }
     }

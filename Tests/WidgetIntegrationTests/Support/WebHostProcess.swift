@@ -7,10 +7,13 @@ final class WebHostProcess {
     let logPath: String
     var url: String { "http://127.0.0.1:\(port)/" }
 
-    init(_ fixture: DaemonFixture) throws {
+    /// `arguments` follow the socket and TCP listener; `openFileLimit` starts it under
+    /// `prlimit --nofile=N:N` (which execs it: the process is the host's own).
+    init(_ fixture: DaemonFixture, arguments: [String] = [], openFileLimit: Int? = nil) throws {
         logPath = fixture.directory + "/web.log"
-        let process = try fixture.launch(
-            TestPaths.widgetdWeb, ["--socket", fixture.socketPath, "--listen", "127.0.0.1:0"], log: logPath)
+        let host = [TestPaths.widgetdWeb, "--socket", fixture.socketPath, "--listen", "127.0.0.1:0"] + arguments
+        let command = openFileLimit.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)"] + host } ?? host
+        let process = try fixture.launch(command[0], Array(command.dropFirst()), log: logPath)
         self.process = process
         var port: Int?
         let log = logPath
@@ -25,6 +28,9 @@ final class WebHostProcess {
         }
         self.port = port!
     }
+
+    var processIdentifier: pid_t { process?.processIdentifier ?? 0 }
+    var isRunning: Bool { process?.isRunning ?? false }
 
     /// SIGTERM and wait; returns the exit status.
     @discardableResult
