@@ -140,7 +140,12 @@ extension PageAssets {
             const news = JSON.parse(event.data);
             if (news.connected) refresh(); else say('widgetd is away: ' + (news.problem || 'reconnecting'));
           });
-          source.addEventListener('error', () => say('reconnecting to the web host…'));
+          source.addEventListener('error', () => {
+            say('reconnecting to the web host…');
+            // The browser retries a dropped stream by itself, but not one refused (503 past
+            // the host's connection limit): that one is asked for again after a while.
+            if (source.readyState === EventSource.CLOSED) setTimeout(listen, 5000);
+          });
         }
 
         // --- controls --------------------------------------------------------------------
