@@ -4,8 +4,8 @@ import Hummingbird
 /// Refuses what another web site could make a visitor's browser send to the host: the page
 /// manages widgets and has no login, so the browser's own rules must keep other sites out.
 /// - A `Host` that is neither an address, `localhost`, a TCP listener's host nor this
-///   machine's name: a site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would pass
-///   the browser's same-origin rule.
+///   machine's name: a site whose name was made to resolve to 127.0.0.1 (DNS rebinding)
+///   would pass the browser's same-origin rule.
 /// - A change (any method but GET and HEAD) whose `Origin` is not this host: a cross-site
 ///   form or fetch; browsers send `Origin` with every such request.
 struct SameOriginGuard<Context: RequestContext>: RouterMiddleware {
