@@ -79,9 +79,20 @@ extension TimelineEntry: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .actions, in: container, debugDescription: "action id '\(repeated)' is used twice in one entry")
         }
-        self.init(
-            date: try container.decode(Date.self, forKey: .date), content: content,
-            relevance: try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance), actions: actions)
+        let date = try container.decode(Date.self, forKey: .date)
+        let relevance = try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance)
+        guard Self.windowFits(date, relevance) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .relevance, in: container,
+                debugDescription: "its window (date + duration) would end after \(SupportedDates.latestText)")
+        }
+        self.init(date: date, content: content, relevance: relevance, actions: actions)
+    }
+
+    /// A relevance window must end within `SupportedDates`, as every date widgetd shows does.
+    public static func windowFits(_ date: Date, _ relevance: EntryRelevance?) -> Bool {
+        guard let duration = relevance?.duration, duration > 0 else { return true }
+        return duration < SupportedDates.end.timeIntervalSince(date)
     }
 
     public func encode(to encoder: any Encoder) throws {

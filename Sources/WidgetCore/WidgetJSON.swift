@@ -31,7 +31,7 @@ public enum WidgetJSON {
             let text = try container.decode(String.self)
             guard let date = ISO8601.date(from: text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date with a zone")
+                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date with a zone in years 0001 to 9999")
             }
             return date
         }
@@ -44,9 +44,10 @@ public enum ISO8601 {
     private static let whole = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// nil for a date outside `SupportedDates`, such as year 0000.
     public static func date(from text: String) -> Date? {
-        if let date = try? fractional.parse(text) { return date }
-        return try? whole.parse(text)
+        guard let date = (try? fractional.parse(text)) ?? (try? whole.parse(text)) else { return nil }
+        return SupportedDates.contains(date) ? date : nil
     }
 
     /// Whole seconds print without a fraction, so round-tripped dates look as they were written.

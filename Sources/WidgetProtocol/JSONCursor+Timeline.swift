@@ -86,7 +86,7 @@ extension JSONCursor {
             }
             return true
         }
-        guard ok, let date else { return nil }
+        guard ok, let date, TimelineEntry.windowFits(date, relevance) else { return nil }
         let contentJSON = content.map { String(decoding: $0, as: UTF8.self) } ?? "null"
         var seenIDs = Set<String>()
         guard actions.allSatisfy({ seenIDs.insert($0.id).inserted }) else { return nil }

@@ -26,6 +26,17 @@ struct ISO8601Tests {
         #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_767_603_600.9996)) == "2026-01-05T09:00:01Z")
     }
 
+    /// Years widgetd cannot write in four digits, or whose arithmetic is lossy, are no dates.
+    @Test(arguments: ["0000-01-01T00:00:00Z", "0000-12-31T23:59:59Z", "-0001-01-01T00:00:00Z", "10000-01-01T00:00:00Z"])
+    func datesOutsideYearsOneToNineThousandAreRefused(text: String) {
+        #expect(ISO8601.date(from: text) == nil)
+    }
+
+    @Test func theFirstAndLastSupportedDatesAreRead() {
+        #expect(ISO8601.date(from: "0001-01-01T00:00:00Z") == SupportedDates.earliest)
+        #expect(ISO8601.date(from: "9999-12-31T23:59:59Z") == SupportedDates.latest)
+    }
+
     @Test func zonesAreReadAndWrittenAsUTC() throws {
         let date = try #require(ISO8601.date(from: "2026-01-05T18:00:00.500+09:00"))
         #expect(ISO8601.string(from: date) == "2026-01-05T09:00:00.500Z")

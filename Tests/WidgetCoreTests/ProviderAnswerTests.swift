@@ -36,6 +36,12 @@ struct ProviderAnswerTests {
         (#"{"entries":[{"content":1}]}"#, 1, false), (#"{"entries":[{"date":"yesterday"}]}"#, 1, false),
         (#"{"entries":[{"date":"2026-01-05T08:00:00Z","relevance":{"score":"high"}}]}"#, 1, false),
         (#"{"entries":[{"date":"2026-01-05T08:00:00Z","relevance":{"score":1,"duration":-1}}]}"#, 1, false),
+        // Dates outside years 1 to 9999, and relevance windows that would end past them.
+        (#"{"entries":[{"date":"0000-01-05T08:00:00Z"}]}"#, 1, false),
+        (#"{"entries":[],"policy":{"after":"0000-12-31T23:59:59Z"}}"#, 1, false),
+        (#"{"entries":[{"date":"2026-01-05T08:00:00Z","relevance":{"score":1,"duration":1e308}}]}"#, 1, false),
+        (#"{"entries":[{"date":"9999-12-31T23:00:00Z","relevance":{"score":1,"duration":3601}}]}"#, 1, false),
+        (#"{"entries":[{"date":"9999-12-31T23:00:00Z","relevance":{"score":1,"duration":3599}}]}"#, 1, true),
         (#"{"timelines":[{"entries":[]},{"error":5},{"entries":null,"error":"x"},1]}"#, 4, false),
         (#"{"timelines":[{"entries":[]},{}]}"#, 2, false),
         // Values only `JSONDecoder` can judge: the scan leaves them to it.
@@ -264,8 +270,8 @@ struct AnswerGenerator {
         var members = [("\"score\"", number())]
         if chance(50) {
             let duration = chance(20) ? "null" : number()
-            // A negative duration is the decoder's to word.
-            if duration.hasPrefix("-5") { isPlain = false }
+            // A negative duration, or a window ending past year 9999, is the decoder's to word.
+            if duration.hasPrefix("-5") || (Double(duration) ?? 0) > 1e10 { isPlain = false }
             members.append(("\"duration\"", duration))
         }
         if chance(5) {

@@ -51,8 +51,8 @@ public struct WidgetdCommand: AsyncParsableCommand {
         guard clock.hasPrefix("virtual:"), let start = ISO8601.date(from: String(clock.dropFirst("virtual:".count))) else {
             throw ValidationError("--clock must be 'real' or 'virtual:' followed by an ISO 8601 date with a zone")
         }
-        guard VirtualClockRange.contains(start) else {
-            throw ValidationError("--clock virtual: the date must be within \(VirtualClockRange.text)")
+        guard SupportedDates.contains(start) else {
+            throw ValidationError("--clock virtual: the date must be within \(SupportedDates.text)")
         }
         return start
     }

@@ -45,6 +45,9 @@ enum CallAnswer {
             guard (sample.duration ?? 0) >= 0, (sample.duration ?? 0).isFinite else {
                 throw .invalidAnswer("relevance[\(index)].duration: must be >= 0 seconds")
             }
+            guard TimelineEntry.windowFits(sample.date, EntryRelevance(score: sample.score, duration: sample.duration ?? 0)) else {
+                throw .invalidAnswer("relevance[\(index)].duration: the window would end after \(SupportedDates.latestText)")
+            }
         }
         return samples.map { RelevanceSample(date: $0.date, score: $0.score, duration: $0.duration ?? 0) }
     }
