@@ -82,8 +82,13 @@ struct GatedHTTP1Channel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with every connection counted against `limit`.
-    static func gated(_ limit: ConnectionLimit) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in GatedHTTP1Channel(http: HTTP1Channel(responder: responder), limit: limit) }
+    /// HTTP/1.1 with every connection counted against `limit`; one that connects and sends no
+    /// whole request head, or keeps a connection open between requests, gives its slot back
+    /// after `idleTimeout`.
+    static func gated(_ limit: ConnectionLimit, idleTimeout: TimeAmount) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            GatedHTTP1Channel(
+                http: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)), limit: limit)
+        }
     }
 }

@@ -15,9 +15,11 @@ public struct WebHost: Sendable {
         self.socketPath = socketPath
     }
 
-    /// `maxConnections`: what each listener holds at once; `unixGroup`: the group a unix
-    /// listener's socket is given (mode 0660).
-    public func run(listening listeners: [Listener], maxConnections: Int, unixGroup: String) async throws {
+    /// `maxConnections`: what each listener holds at once; `idleTimeout`: how long a connection
+    /// keeps its slot with no request under way (a page's event stream is a request under way
+    /// for as long as it is open, so it stays); `unixGroup`: the group a unix listener's socket
+    /// is given (mode 0660).
+    public func run(listening listeners: [Listener], maxConnections: Int, idleTimeout: TimeAmount, unixGroup: String) async throws {
         // A unix socket is created owner-only and opened to its group once bound, never
         // wider for a moment; the host writes no other file.
         umask(0o177)
@@ -49,7 +51,7 @@ public struct WebHost: Sendable {
                 availableConnectionsDelegate: MaximumAvailableConnections(fit.connections + ConnectionLimit.refusalSlots, logger: logger))
             servers.append(
                 Application(
-                    router: router, server: .gated(limit), configuration: configuration,
+                    router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration,
                     services: index == 0 ? [subscription, reporter] : [],
                     onServerRunning: { channel in
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)

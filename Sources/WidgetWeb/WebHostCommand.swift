@@ -13,6 +13,7 @@ public struct WebHostCommand: AsyncParsableCommand {
             """)
 
     static let connectionRange = 1...100_000
+    static let idleTimeoutRange = 1...3600
 
     @Option(help: ArgumentHelp("widgetd's control socket (default: found as widgetctl finds it).", valueName: "PATH"))
     var socket: String?
@@ -25,6 +26,12 @@ public struct WebHostCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Connections each listener holds at once; one more gets 503 (\(connectionRange.lowerBound)...\(connectionRange.upperBound)).", valueName: "N"))
     var maxConnections: Int = 1000
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may hold a slot without a request under way (an unfinished request head counts as none); then it is closed (\(idleTimeoutRange.lowerBound)...\(idleTimeoutRange.upperBound)).",
+            valueName: "SECONDS"))
+    var idleTimeout: Int = 60
 
     @Option(help: ArgumentHelp("The group a unix listener's socket is given.", valueName: "GROUP"))
     var unixGroup: String = "widgetd"
@@ -42,12 +49,16 @@ public struct WebHostCommand: AsyncParsableCommand {
         guard Self.connectionRange.contains(maxConnections) else {
             throw ValidationError("--max-connections: \(Self.connectionRange.lowerBound)...\(Self.connectionRange.upperBound), got \(maxConnections)")
         }
+        guard Self.idleTimeoutRange.contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout: \(Self.idleTimeoutRange.lowerBound)...\(Self.idleTimeoutRange.upperBound), got \(idleTimeout)")
+        }
     }
 
     public func run() async throws {
         let listeners = self.listeners
         do {
-            try await WebHost(socketPath: socket).run(listening: listeners, maxConnections: maxConnections, unixGroup: unixGroup)
+            try await WebHost(socketPath: socket).run(
+                listening: listeners, maxConnections: maxConnections, idleTimeout: .seconds(Int64(idleTimeout)), unixGroup: unixGroup)
         } catch let error as IOError {
             // A bind that fails (the port taken, an address not of this machine, a folder that
             // is not there) says so plainly instead of naming NIO's system call.

@@ -120,6 +120,33 @@ extension Integration {
             #expect(Self.forbidsFraming(try WebExchange.parse(head, "GET /events").headers), "\(head)")
         }
 
+        /// Slowloris against the web host: connections that never finish a request head, or sit
+        /// between requests, give their slots back after `--idle-timeout`; an open event stream
+        /// is a request under way and stays.
+        @Test func connectionsWithNoRequestUnderWayAreClosedAfterTheIdleTimeOut() throws {
+            let fixture = try DaemonFixture()
+            try Self.stack(fixture)
+            let limit = 10
+            let host = try WebHostProcess(fixture, arguments: ["--max-connections", "\(limit)", "--idle-timeout", "1"])
+            let stream = try WebConnection(.tcp(port: host.port))
+            try stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(host.port)\r\n\r\n")
+            _ = try stream.read(through: "\n\n", by: .now + .seconds(30), "the event stream's first event")
+            let loris = try (0..<(limit - 1)).map { _ in try WebConnection(.tcp(port: host.port)) }
+            for connection in loris { try connection.send("GET / HTTP/1.1\r\nHost: 127.0") }
+            let started = ContinuousClock.now
+            for (index, connection) in loris.enumerated() {
+                let rest = try connection.readToEnd(by: .now + .seconds(30), "slow connection \(index) to be closed")
+                #expect(rest.isEmpty || rest.hasPrefix("HTTP/1.1 408") || rest.hasPrefix("HTTP/1.1 400"), "\(rest.prefix(200))")
+            }
+            let closedAfter = started.duration(to: .now)
+            // The slots are free again: a normal request is answered while the stream stays open.
+            let page = try WebExchange.send(.tcp(port: host.port), "GET", "/api/page")
+            #expect(page.status == 200)
+            try stream.send("")
+            #expect(host.isRunning)
+            print("HostileWebHost slowloris: \(loris.count) partial request heads closed after \(closedAfter) at --idle-timeout 1; the event stream stayed")
+        }
+
         @Test func aFloodPastTheConnectionLimitGets503AndTheHostKeepsServing() throws {
             let fixture = try DaemonFixture()
             try Self.stack(fixture)
