@@ -20,9 +20,14 @@ struct LineSplitter {
         self.limit = limit
     }
 
-    /// Appends the lines `buffer` completes to `frames`.
-    mutating func split(_ buffer: ByteBuffer, into frames: inout CircularBuffer<Frame>) {
-        guard !overflowed else { return }
+    /// Whether the start of a line is held, waiting for its newline.
+    var holdsPartial: Bool { partial != nil }
+
+    /// Appends the lines `buffer` completes to `frames`, and returns the bytes of those lines.
+    @discardableResult
+    mutating func split(_ buffer: ByteBuffer, into frames: inout CircularBuffer<Frame>) -> Int {
+        guard !overflowed else { return 0 }
+        var appended = 0
         var buffer = buffer
         if var partial = self.partial {
             self.partial = nil
@@ -31,25 +36,36 @@ struct LineSplitter {
         }
         while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
             let length = newline - buffer.readerIndex
-            guard length <= limit else { return overflow(&frames) }
+            guard length <= limit else {
+                overflow(&frames)
+                return appended
+            }
             var line = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
             if line.readableBytesView.last == UInt8(ascii: "\r") { line.moveWriterIndex(to: line.writerIndex - 1) }
+            appended += line.readableBytes
             frames.append(.line(line))
         }
-        guard buffer.readableBytes > 0 else { return }
-        guard buffer.readableBytes <= limit else { return overflow(&frames) }
+        guard buffer.readableBytes > 0 else { return appended }
+        guard buffer.readableBytes <= limit else {
+            overflow(&frames)
+            return appended
+        }
         // Kept as a copy of its own: the read buffer it lies in may be large.
         var rest = ByteBufferAllocator().buffer(capacity: max(buffer.readableBytes, 512))
         rest.writeBuffer(&buffer)
         partial = rest
+        return appended
     }
 
-    /// The peer closed its writing side: a last line without its newline still counts.
-    mutating func finish(into frames: inout CircularBuffer<Frame>) {
-        guard !overflowed, let partial, partial.readableBytes > 0 else { return }
+    /// The peer closed its writing side: a last line without its newline still counts. Returns
+    /// its bytes.
+    @discardableResult
+    mutating func finish(into frames: inout CircularBuffer<Frame>) -> Int {
+        guard !overflowed, let partial, partial.readableBytes > 0 else { return 0 }
         self.partial = nil
         frames.append(.line(partial))
+        return partial.readableBytes
     }
 
     private mutating func overflow(_ frames: inout CircularBuffer<Frame>) {
