@@ -12,11 +12,17 @@ extension Engine {
         _ line: ByteBuffer, caller: PeerCredentials, connection: Subscriber?, reply: @escaping @Sendable (ByteBuffer?) -> Void,
         output: BatchOutput? = nil
     ) {
+        // A batch is cut into its members here and each decoded in its turn.
+        if let members = line.withUnsafeReadableBytes({ RequestDecoder.batchMembers($0) }) {
+            let requests = BatchRun.Requests.undecoded(members, next: 0)
+            return BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply, output: output).next()
+        }
         let decoded = line.withUnsafeReadableBytes { RequestDecoder.decodeLine($0) }
         switch decoded {
         case .single(let request):
             dispatch(request, caller: caller, connection: connection, reply: reply)
         case .batch(let requests):
+            let requests = BatchRun.Requests.decoded(requests[...])
             BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply, output: output).next()
         }
     }
@@ -63,7 +69,7 @@ struct BatchOutput: Sendable {
 final class BatchRun: @unchecked Sendable {
     // Used on the engine's loop only: each answer comes back there before the next request runs.
     private let engine: Engine
-    private var requests: ArraySlice<Result<IncomingRequest, RequestFailure>>
+    private var requests: Requests
     private let caller: PeerCredentials
     private let connection: Subscriber?
     private let reply: @Sendable (ByteBuffer?) -> Void
@@ -74,16 +80,45 @@ final class BatchRun: @unchecked Sendable {
     private var running = false
     private var answeredInline = false
 
-    /// Requests in a slice, and the answer bytes after which a slice ends early.
+    /// Requests in a slice, and the answer bytes or the time after which a slice ends early
+    /// (requests differ a lot in cost: a `status` against a `list` of every instance).
     static let sliceRequests = 256
     static let sliceBytes = 64 * 1024
+    static let sliceTime: Duration = .milliseconds(2)
+
+    /// The requests still to run: decoded one by one as their turn comes, or decoded already
+    /// (a batch only the general decoder reads).
+    enum Requests {
+        case undecoded(BatchMembers, next: Int)
+        case decoded(ArraySlice<Result<IncomingRequest, RequestFailure>>)
+
+        var isEmpty: Bool {
+            switch self {
+            case .undecoded(let members, let next): next >= members.count
+            case .decoded(let requests): requests.isEmpty
+            }
+        }
+
+        mutating func popFirst() -> Result<IncomingRequest, RequestFailure>? {
+            switch self {
+            case .undecoded(let members, let next):
+                guard next < members.count else { return nil }
+                self = .undecoded(members, next: next + 1)
+                return members.decode(next)
+            case .decoded(var requests):
+                let first = requests.popFirst()
+                self = .decoded(requests)
+                return first
+            }
+        }
+    }
 
     init(
-        engine: Engine, requests: [Result<IncomingRequest, RequestFailure>], caller: PeerCredentials, connection: Subscriber?,
+        engine: Engine, requests: Requests, caller: PeerCredentials, connection: Subscriber?,
         reply: @escaping @Sendable (ByteBuffer?) -> Void, output: BatchOutput?
     ) {
         self.engine = engine
-        self.requests = requests[...]
+        self.requests = requests
         self.caller = caller
         self.connection = connection
         self.reply = reply
@@ -92,11 +127,13 @@ final class BatchRun: @unchecked Sendable {
 
     /// Runs the requests in order; an answer given inline lets the loop go on, one given later
     /// resumes it (no recursion, however long the batch). A slice ends after
-    /// `sliceRequests` requests or `sliceBytes` of answers.
+    /// `sliceRequests` requests, `sliceBytes` of answers or `sliceTime`.
     func next() {
         running = true
         defer { running = false }
         var worked = 0
+        let clock = ContinuousClock()
+        let start = clock.now
         while let request = requests.popFirst() {
             answeredInline = false
             let loop = engine.loop
@@ -107,7 +144,9 @@ final class BatchRun: @unchecked Sendable {
             }
             guard answeredInline else { return }
             worked += 1
-            if !requests.isEmpty, worked >= Self.sliceRequests || part.readableBytes >= Self.sliceBytes {
+            if !requests.isEmpty,
+                worked >= Self.sliceRequests || part.readableBytes >= Self.sliceBytes || clock.now - start >= Self.sliceTime
+            {
                 return pause()
             }
         }

@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 
 /// A line read off a connection, or word that the peer sent more than the limit without a
@@ -30,11 +31,22 @@ struct LineSplitter {
         var appended = 0
         var buffer = buffer
         if var partial = self.partial {
+            // Only the new bytes can hold the newline that ends the held line: a long line
+            // read in many pieces is not searched again from its start each time.
             self.partial = nil
+            guard Self.newline(in: buffer) != nil else {
+                guard partial.readableBytes + buffer.readableBytes <= limit else {
+                    overflow(&frames)
+                    return 0
+                }
+                partial.writeBuffer(&buffer)
+                self.partial = partial
+                return 0
+            }
             partial.writeBuffer(&buffer)
             buffer = partial
         }
-        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+        while let newline = Self.newline(in: buffer) {
             let length = newline - buffer.readerIndex
             guard length <= limit else {
                 overflow(&frames)
@@ -66,6 +78,14 @@ struct LineSplitter {
         self.partial = nil
         frames.append(.line(partial))
         return partial.readableBytes
+    }
+
+    /// Where the first newline of `buffer` is (an index of the buffer), by `memchr`.
+    private static func newline(in buffer: ByteBuffer) -> Int? {
+        buffer.withUnsafeReadableBytes { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+            return buffer.readerIndex + (UnsafeRawPointer(found) - base)
+        }
     }
 
     private mutating func overflow(_ frames: inout CircularBuffer<Frame>) {
