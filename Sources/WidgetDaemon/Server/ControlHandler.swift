@@ -14,7 +14,7 @@ import WidgetProtocol
 /// - a peer that does not read its answers is not read from either: while the channel is not
 ///   writable, reading stops and a batch waits between slices, until the peer takes what is
 ///   pending; answer bytes still waiting past `max-unsent-bytes` close the connection;
-/// - a line must end within `line-timeout` of the last one (a timer runs only while a
+/// - a line must end within `line-timeout` of its first byte (a timer runs only while a
 ///   partial line is held and the connection is read: idle connections and subscribers are
 ///   never closed, and an idle daemon gets no wake-up from it).
 final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {

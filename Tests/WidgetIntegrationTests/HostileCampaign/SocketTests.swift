@@ -141,7 +141,8 @@ extension Integration {
             let logged = fixture.log().split(separator: "\n").filter { $0.contains("connection refused: max-connections-per-uid reached") }
             #expect(logged.count == 1, "refusals are logged once a minute: \(logged)")
             print("hostile socket: 2,000 connections from uid \(users.host.uid): \(2000 - flood.report.refused) held, "
-                + "\(flood.report.refused) refused with max-connections-per-uid; root and a second host-group user answered")
+                + "\(flood.report.refused) refused (\(flood.report.messages.keys.sorted().joined(separator: "; "))); "
+                + "root: exit \(root.status), a second host-group user: exit \(second.status)")
         }
 
         /// 50 connections dribble a partial line a byte at a time: each is closed after
