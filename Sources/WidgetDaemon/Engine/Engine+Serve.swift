@@ -106,6 +106,8 @@ final class BatchRun: @unchecked Sendable {
                 self = .undecoded(members, next: next + 1)
                 return members.decode(next)
             case .decoded(var requests):
+                // Held once, so taking the first does not copy the rest.
+                self = .decoded([])
                 let first = requests.popFirst()
                 self = .decoded(requests)
                 return first
