@@ -155,7 +155,8 @@ extension Integration {
             let idle = try RawConnection(path: fixture.socketPath)
             #expect(idle.request(Self.ping)?["result"] != nil)
             let subscriber = try RawConnection(path: fixture.socketPath)
-            #expect((subscriber.request(#"{"jsonrpc":"2.0","method":"subscribe","id":1}"#)?["result"] as? [String: Any])?["subscribed"] as? Bool == true)
+            let subscribed = subscriber.request(#"{"jsonrpc":"2.0","method":"subscribe","id":1}"#)?["result"] as? [String: Any]
+            #expect(subscribed?["subscribed"] as? Bool == true)
 
             let slowloris = try SocketSlowloris(path: fixture.socketPath, count: 50)
             defer { slowloris.stop() }

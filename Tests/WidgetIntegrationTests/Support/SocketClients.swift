@@ -284,7 +284,8 @@ final class SocketFlood {
             line.append(first)
         }
         guard let report = try? JSONDecoder().decode(Report.self, from: line) else {
-            throw FixtureError("the flood helper reported \(String(decoding: line, as: UTF8.self)) (exit \(process.isRunning ? "-" : "\(process.terminationStatus)"))")
+            let exit = process.isRunning ? "-" : "\(process.terminationStatus)"
+            throw FixtureError("the flood helper reported \(String(decoding: line, as: UTF8.self)) (exit \(exit))")
         }
         self.report = report
     }
