@@ -10,6 +10,18 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     /// Control connections open at once; one more is answered with an error and closed.
     /// Each may buffer up to one 1 MiB request line, so this also bounds that memory.
     public var maxConnections = 256
+    /// Connections one uid may hold at once (root and the daemon's own uid are not held to it),
+    /// so one client cannot take every slot.
+    public var maxConnectionsPerUID = 64
+    /// Slots of `maxConnections` that only root, the daemon's uid and the host group may take
+    /// once the others are full (at most half of them), so readers cannot lock hosts out.
+    public var reservedConnections = 32
+    /// Answer and event bytes one connection may have waiting for its peer to read them;
+    /// past it the connection is closed. A peer that does not read is not read from either.
+    public var maxUnsentBytes = 64 * 1024 * 1024
+    /// Seconds a request line may take from its first byte to its newline; a connection that
+    /// holds a partial line longer is closed. Idle connections between lines are never closed.
+    public var lineTimeout: TimeInterval = 30
     /// Instances placed; `add` beyond it is refused. A state that already holds more (the
     /// limit was lowered) is loaded whole.
     public var maxInstances = 100_000
@@ -55,6 +67,24 @@ public struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible 
     /// The socket's limit, whose value the server reads from its gate (it can change on SIGHUP).
     public static func connections(max: Int) -> LimitExceeded {
         LimitExceeded(setting: "max-connections", max: max, what: "\(max) open connections")
+    }
+
+    /// One uid holds `max` connections already.
+    public static func connectionsPerUID(max: Int, uid: UInt32) -> LimitExceeded {
+        LimitExceeded(setting: "max-connections-per-uid", max: max, what: "\(max) open connections of uid \(uid)")
+    }
+
+    /// Only the reserved slots are left, and the caller is neither root nor in the host group.
+    /// `max` is what such callers may hold together.
+    public static func reservedConnections(open max: Int, reserved: Int) -> LimitExceeded {
+        LimitExceeded(
+            setting: "reserved-connections", max: max,
+            what: "\(max) open connections; the other \(reserved) are kept for root and the host group")
+    }
+
+    /// A request line not ended within the time-out.
+    public static func lineTimeout(seconds: Int) -> LimitExceeded {
+        LimitExceeded(setting: "line-timeout", max: seconds, what: "a request line not ended within \(seconds) s")
     }
 }
 
@@ -104,6 +134,14 @@ extension LimitSettings {
         }
         switch key {
         case "max-connections": maxConnections = try count(1...65_536)
+        case "max-connections-per-uid": maxConnectionsPerUID = try count(1...65_536)
+        case "reserved-connections": reservedConnections = try count(0...65_536)
+        case "max-unsent-bytes": maxUnsentBytes = try count(65_536...(1 << 32))
+        case "line-timeout":
+            guard let seconds = DurationText.seconds(value), (1...86_400).contains(seconds) else {
+                throw SettingsError(line: line, reason: "\(key): '\(value)' is not a duration like 30s, 5m, 1h (1s...1d)")
+            }
+            lineTimeout = seconds
         case "max-instances": maxInstances = try count(1...100_000_000)
         case "max-stacks": maxStacks = try count(1...10_000_000)
         case "max-stack-size": maxStackSize = try count(1...100_000)

@@ -33,6 +33,18 @@ extension RequestDecoder {
         return generalBatch(Data(line), fastPath: fastPath)
     }
 
+    /// A batch line cut into its members without decoding them, when the scanner reads it
+    /// whole: the daemon decodes each member as its turn comes, so a batch of thousands is not
+    /// decoded in one go while other connections wait. Nil for anything else (a single
+    /// request, an empty array, a line only the general decoder reads): `decodeLine` answers
+    /// those as before.
+    public static func batchMembers(_ line: UnsafeRawBufferPointer) -> BatchMembers? {
+        var cursor = JSONCursor(line)
+        cursor.skipSpace()
+        guard cursor.peek == UInt8(ascii: "["), let ranges = RequestScanner.batchMembers(line), !ranges.isEmpty else { return nil }
+        return BatchMembers(owned: Data(line), ranges: ranges)
+    }
+
     static let emptyBatch = RequestFailure(id: nil, error: .invalidRequest("empty batch"))
 
     /// `JSONDecoder` says whether the line is JSON and how many members it has; only then is
@@ -61,6 +73,22 @@ extension RequestDecoder {
 
         init(from decoder: any Decoder) throws {
             count = try decoder.unkeyedContainer().count ?? 0
+        }
+    }
+}
+
+/// The members of a batch line, decoded one by one (`RequestDecoder.batchMembers`); each
+/// decodes to what `decodeLine` gives for it.
+public struct BatchMembers: Sendable {
+    let owned: Data
+    let ranges: [Range<Int>]
+
+    public var count: Int { ranges.count }
+
+    public func decode(_ index: Int) -> Result<IncomingRequest, RequestFailure> {
+        let range = ranges[index]
+        return owned.withUnsafeBytes { bytes in
+            RequestDecoder.single(UnsafeRawBufferPointer(rebasing: bytes[range]), owned: owned.slice(range), fastPath: true)
         }
     }
 }

@@ -153,6 +153,24 @@ struct BatchDecodeTests {
         #expect(Self.describe(fast) == Self.describe(general))
     }
 
+    /// The daemon works a batch member by member (`batchMembers`): each decodes as
+    /// `decodeLine` decodes it, and a line it does not cut (no array, an empty one, one only
+    /// the general decoder reads) is left to `decodeLine`.
+    @Test func membersDecodedInTheirTurnReadAsTheWholeLine() throws {
+        let lines = RequestScannerTests.lines.map { "[" + $0 + "," + $0 + "]" } + Self.lines
+        var cut = 0
+        for line in lines {
+            guard let members = Data(line.utf8).withUnsafeBytes({ RequestDecoder.batchMembers($0) }) else { continue }
+            cut += 1
+            let lazily = RequestLine.batch((0..<members.count).map { members.decode($0) })
+            #expect(Self.describe(lazily) == Self.describe(decode(line)), "\(line)")
+        }
+        #expect(cut > lines.count / 2, "most lines are cut by the scanner")
+        for line in ["[]", " [ ] ", #"{"jsonrpc":"2.0","method":"ping","id":1}"#, "[1,"] {
+            #expect(Data(line.utf8).withUnsafeBytes({ RequestDecoder.batchMembers($0) }) == nil, "\(line)")
+        }
+    }
+
     /// A single line reads as `decode` reads it.
     @Test func singleLinesAsBefore() throws {
         for line in RequestScannerTests.lines where !line.hasPrefix("[") {

@@ -16,6 +16,10 @@ struct LimitSettingsTests {
         #expect(limits.maxEntryBytes == 65_536)
         #expect(limits.maxDonations == 10_000)
         #expect(limits.maxLogRows == 10_000)
+        #expect(limits.maxConnectionsPerUID == 64)
+        #expect(limits.reservedConnections == 32)
+        #expect(limits.maxUnsentBytes == 67_108_864)
+        #expect(limits.lineTimeout == 30)
     }
 
     @Test func everyKeyParses() throws {
@@ -29,6 +33,10 @@ struct LimitSettingsTests {
             max-entry-bytes = 64
             max-donations = 0
             max-log-rows = 10
+            max-connections-per-uid = 2
+            reserved-connections = 1
+            max-unsent-bytes = 65536
+            line-timeout = 2m
             """)
         var expected = LimitSettings()
         expected.maxConnections = 3
@@ -39,6 +47,10 @@ struct LimitSettingsTests {
         expected.maxEntryBytes = 64
         expected.maxDonations = 0
         expected.maxLogRows = 10
+        expected.maxConnectionsPerUID = 2
+        expected.reservedConnections = 1
+        expected.maxUnsentBytes = 65_536
+        expected.lineTimeout = 120
         #expect(settings.limits == expected)
         // Nothing outside [limits] moved.
         var others = settings
@@ -63,6 +75,11 @@ struct LimitSettingsTests {
         ("[limits]\nmax-donations = 1e3\n", 2, "max-donations"),
         ("[limits]\nmax-log-rows = 9\n", 2, "max-log-rows: '9' is not an integer in 10...10000000"),
         ("[limits]\nmax-instances = 100 # a hundred\n", 2, "max-instances"),
+        ("[limits]\nmax-connections-per-uid = 0\n", 2, "max-connections-per-uid: '0' is not an integer in 1...65536"),
+        ("[limits]\nreserved-connections = -1\n", 2, "reserved-connections: '-1' is not an integer in 0...65536"),
+        ("[limits]\nmax-unsent-bytes = 4096\n", 2, "max-unsent-bytes: '4096' is not an integer in 65536...4294967296"),
+        ("[limits]\nline-timeout = 0s\n", 2, "line-timeout: '0s' is not a duration like 30s, 5m, 1h (1s...1d)"),
+        ("[limits]\nline-timeout = 2d\n", 2, "line-timeout: '2d'"),
         ("[budget]\ndaily-limit = 5\n[limits]\nmax-instanses = 5\n", 4, "unknown key 'max-instanses' in [limits]"),
         ("[rotation]\nmax-instances = 5\n", 2, "unknown key 'max-instances' in [rotation]"),
         ("[limit]\n", 1, "unknown section [limit]"),

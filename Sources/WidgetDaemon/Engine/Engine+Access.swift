@@ -67,6 +67,13 @@ extension Engine {
         logger.warning("permission denied", metadata: metadata)
     }
 
+    /// How the connection slots treat `caller` (`ConnectionGate`), with the host group as
+    /// configured now.
+    func connectionStanding(_ caller: PeerCredentials) -> ConnectionGate.Standing {
+        if access.isUnrestricted(caller) { return .unrestricted }
+        return access.isHost(caller) ? .host : .other
+    }
+
     /// Whether `caller` counts as a host: its `stack show` means the stack's top is seen.
     func mayManage(_ caller: PeerCredentials) -> Bool {
         access.mayManage(caller)

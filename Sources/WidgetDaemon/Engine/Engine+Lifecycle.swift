@@ -21,7 +21,7 @@ extension Engine {
         if let newAccess { access = newAccess }
         if let newSettings {
             await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
-            connections.setMax(newSettings.limits.maxConnections)
+            connections.setLimits(.init(newSettings.limits))
         }
         readDescriptors(.signal, settings: newSettings)
         logger.info("configuration reloaded", metadata: ["kinds": "\(state.descriptors.count)", "problems": "\(catalogProblems.count)"])

@@ -6,16 +6,24 @@ import WidgetProtocol
 extension Engine {
     /// Answers one request line (a request or a batch) for `caller`: decoded once, then each
     /// request run through its method's entry. `reply` gets the answer line, or nil when
-    /// nothing is to be answered (notifications only).
+    /// nothing is to be answered (notifications only). With `output`, a batch's answer is
+    /// written there in parts as its slices are worked, and `reply` gets nil at its end.
     func serve(
-        _ line: ByteBuffer, caller: PeerCredentials, connection: Subscriber?, reply: @escaping @Sendable (ByteBuffer?) -> Void
+        _ line: ByteBuffer, caller: PeerCredentials, connection: Subscriber?, reply: @escaping @Sendable (ByteBuffer?) -> Void,
+        output: BatchOutput? = nil
     ) {
+        // A batch is cut into its members here and each decoded in its turn.
+        if let members = line.withUnsafeReadableBytes({ RequestDecoder.batchMembers($0) }) {
+            let requests = BatchRun.Requests.undecoded(members, next: 0)
+            return BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply, output: output).next()
+        }
         let decoded = line.withUnsafeReadableBytes { RequestDecoder.decodeLine($0) }
         switch decoded {
         case .single(let request):
             dispatch(request, caller: caller, connection: connection, reply: reply)
         case .batch(let requests):
-            BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply).next()
+            let requests = BatchRun.Requests.decoded(requests[...])
+            BatchRun(engine: self, requests: requests, caller: caller, connection: connection, reply: reply, output: output).next()
         }
     }
 
@@ -40,36 +48,94 @@ extension Engine {
     }
 }
 
+/// Where a batch's answer goes while it is worked: a control connection writes each part as
+/// it comes (they make one line), and holds the next slice back while its peer has not taken
+/// what is pending. Both are called on the engine's loop.
+struct BatchOutput: Sendable {
+    /// Writes the next part of the answer line; `end` ends the line.
+    var write: @Sendable (_ part: ByteBuffer, _ end: Bool) -> Void
+    /// Calls the closure once the peer can take more: at once when it can, or when it is gone.
+    var whenWritable: @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void
+}
+
 /// A JSON-RPC 2.0 batch being answered: its requests run one after the other, as if sent on
 /// the connection in order, and their answers go out together as one array on one line
 /// (notifications add nothing; a batch of notifications only is not answered).
+///
+/// It is worked in slices so that one connection cannot hold the loop: after a slice the
+/// answers so far go to `output` and the batch waits its turn in `SliceQueue`, so other
+/// connections are read and answered in between, and a peer that does not read holds it
+/// there (its answer does not pile up in the daemon).
 final class BatchRun: @unchecked Sendable {
     // Used on the engine's loop only: each answer comes back there before the next request runs.
     private let engine: Engine
-    private var requests: ArraySlice<Result<IncomingRequest, RequestFailure>>
+    private var requests: Requests
     private let caller: PeerCredentials
     private let connection: Subscriber?
     private let reply: @Sendable (ByteBuffer?) -> Void
-    private var answers: [ByteBuffer] = []
+    private let output: BatchOutput?
+    /// The answers not yet written to `output` (all of them without one), already joined.
+    private var part = ByteBuffer()
+    private var answers = 0
     private var running = false
     private var answeredInline = false
 
+    /// Requests in a slice, and the answer bytes or the time after which a slice ends early
+    /// (requests differ a lot in cost: a `status` against a `list` of every instance).
+    static let sliceRequests = 256
+    static let sliceBytes = 64 * 1024
+    static let sliceTime: Duration = .milliseconds(2)
+
+    /// The requests still to run: decoded one by one as their turn comes, or decoded already
+    /// (a batch only the general decoder reads).
+    enum Requests {
+        case undecoded(BatchMembers, next: Int)
+        case decoded(ArraySlice<Result<IncomingRequest, RequestFailure>>)
+
+        var isEmpty: Bool {
+            switch self {
+            case .undecoded(let members, let next): next >= members.count
+            case .decoded(let requests): requests.isEmpty
+            }
+        }
+
+        mutating func popFirst() -> Result<IncomingRequest, RequestFailure>? {
+            switch self {
+            case .undecoded(let members, let next):
+                guard next < members.count else { return nil }
+                self = .undecoded(members, next: next + 1)
+                return members.decode(next)
+            case .decoded(var requests):
+                // Held once, so taking the first does not copy the rest.
+                self = .decoded([])
+                let first = requests.popFirst()
+                self = .decoded(requests)
+                return first
+            }
+        }
+    }
+
     init(
-        engine: Engine, requests: [Result<IncomingRequest, RequestFailure>], caller: PeerCredentials, connection: Subscriber?,
-        reply: @escaping @Sendable (ByteBuffer?) -> Void
+        engine: Engine, requests: Requests, caller: PeerCredentials, connection: Subscriber?,
+        reply: @escaping @Sendable (ByteBuffer?) -> Void, output: BatchOutput?
     ) {
         self.engine = engine
-        self.requests = requests[...]
+        self.requests = requests
         self.caller = caller
         self.connection = connection
         self.reply = reply
+        self.output = output
     }
 
     /// Runs the requests in order; an answer given inline lets the loop go on, one given later
-    /// resumes it (no recursion, however long the batch).
+    /// resumes it (no recursion, however long the batch). A slice ends after
+    /// `sliceRequests` requests, `sliceBytes` of answers or `sliceTime`.
     func next() {
         running = true
         defer { running = false }
+        var worked = 0
+        let clock = ContinuousClock()
+        let start = clock.now
         while let request = requests.popFirst() {
             answeredInline = false
             let loop = engine.loop
@@ -79,25 +145,43 @@ final class BatchRun: @unchecked Sendable {
                 }
             }
             guard answeredInline else { return }
+            worked += 1
+            if !requests.isEmpty,
+                worked >= Self.sliceRequests || part.readableBytes >= Self.sliceBytes || clock.now - start >= Self.sliceTime
+            {
+                return pause()
+            }
         }
         finish()
     }
 
     private func collect(_ answer: ByteBuffer?) {
-        if let answer { answers.append(answer) }
+        if let answer {
+            part.writeString(answers == 0 ? "[" : ",")
+            part.writeImmutableBuffer(answer)
+            answers += 1
+        }
         if running { answeredInline = true } else { next() }
     }
 
-    private func finish() {
-        guard !answers.isEmpty else { return reply(nil) }
-        var line = ByteBuffer()
-        line.reserveCapacity(answers.reduce(2) { $0 + $1.readableBytes + 1 })
-        line.writeString("[")
-        for (index, answer) in answers.enumerated() {
-            if index > 0 { line.writeString(",") }
-            line.writeImmutableBuffer(answer)
+    /// Between slices: the answers so far go out, and the next slice waits for the peer to
+    /// take them and for its turn after the other connections.
+    private func pause() {
+        let slices = engine.slices
+        guard let output else { return slices.enqueue { self.next() } }
+        if part.readableBytes > 0 {
+            output.write(part, false)
+            part = ByteBuffer()
         }
-        line.writeString("]")
-        reply(line)
+        output.whenWritable { slices.enqueue { self.next() } }
+    }
+
+    private func finish() {
+        guard answers > 0 else { return reply(nil) }
+        part.writeString("]")
+        guard let output else { return reply(part) }
+        output.write(part, true)
+        part = ByteBuffer()
+        reply(nil)
     }
 }

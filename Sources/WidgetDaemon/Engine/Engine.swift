@@ -20,12 +20,15 @@ public actor Engine {
     nonisolated let setup: EngineSetup
     /// Entry changes, reloads, rotations and stack changes, for subscribers.
     public nonisolated let events: EventHub
-    /// Open control connections against `max-connections` (the socket server admits through it).
+    /// Open control connections against the connection keys of `[limits]` (the socket server
+    /// admits through it, and its connections read their bounds from it).
     public nonisolated let connections: ConnectionGate
     /// STATUS= for systemd, paced and sent off the loop.
     public nonisolated let statusReporter: StatusReporter
     /// Commit outcomes on their way to the loop.
     nonisolated let inbox = StoreInbox()
+    /// Batches waiting for their next slice (`BatchRun`).
+    nonisolated let slices: SliceQueue
     /// The daemon's own uid: its callers, like root's, need no access decision.
     public nonisolated let daemonUID: UInt32
 
@@ -64,8 +67,9 @@ public actor Engine {
         self.logger = logger
         self.setup = setup
         self.events = EventHub()
-        self.connections = ConnectionGate(max: settings.limits.maxConnections)
+        self.connections = ConnectionGate(limits: .init(settings.limits))
         self.statusReporter = statusReporter
+        self.slices = SliceQueue(loop: loop)
         access = accessPolicy ?? AccessPolicy(daemonUID: geteuid())
         daemonUID = access.daemonUID
         // On the virtual clock ids follow from the start instant, so a script gets the same

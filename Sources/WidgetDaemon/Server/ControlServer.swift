@@ -42,29 +42,29 @@ public final class ControlServer: Service {
             // would only find EAGAIN.
             .childChannelOption(.maxMessagesPerRead, value: 1)
             .childChannelInitializer { channel in
-                switch gate.admit() {
-                case .admitted:
-                    break
-                case .refused(let report):
-                    if let report {
-                        logger.warning(
-                            "connection refused: max-connections reached",
-                            metadata: ["open": "\(gate.open)", "max": "\(gate.max)", "refused": "\(report)"])
-                    }
-                    let max = gate.max
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(max: max))
-                    }
-                }
-                registry.add(channel)
-                channel.closeFuture.whenComplete { _ in gate.release() }
-                // Who connected is read here, once, before the first byte is read: every
-                // request of the connection is decided for that caller. A caller that cannot
-                // be identified may only read.
-                return PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }
+                // Who connected is read here, once, before the first byte is read: admission
+                // and every request of the connection are decided for that caller. A caller
+                // that cannot be identified may only read, and has the share of its own uid.
+                PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }
                     .flatMapThrowing { caller in
                         let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHandler(ControlHandler(engine: engine, caller: caller))
+                        let standing = engine.assumeIsolated { $0.connectionStanding(caller) }
+                        switch gate.admit(uid: caller.uid, standing) {
+                        case .admitted:
+                            registry.add(channel)
+                            channel.closeFuture.whenComplete { _ in gate.release(uid: caller.uid) }
+                            try pipeline.addHandler(ControlHandler(engine: engine, caller: caller))
+                        case .refused(let exceeded, let report):
+                            if let report {
+                                logger.warning(
+                                    "connection refused: \(exceeded.setting) reached",
+                                    metadata: [
+                                        "uid": "\(caller.uid)", "pid": "\(caller.pid)", "open": "\(gate.open)",
+                                        "max": "\(exceeded.max)", "refused": "\(report)",
+                                    ])
+                            }
+                            try pipeline.addHandler(RefusingHandler(exceeded))
+                        }
                     }
             }
         let channel: any Channel
@@ -95,17 +95,18 @@ public final class ControlServer: Service {
     }
 }
 
-/// A connection beyond `max-connections`: it gets the limit error (id null: no request was
+/// A connection the gate refused (`max-connections`, `max-connections-per-uid` or
+/// `reserved-connections`): it gets the limit error naming the key (id null: no request was
 /// read) and is closed. Nothing is read, so a refused client costs no more than this one line.
 final class RefusingHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let max: Int
+    private let exceeded: LimitExceeded
     private var refused = false
 
-    init(max: Int) {
-        self.max = max
+    init(_ exceeded: LimitExceeded) {
+        self.exceeded = exceeded
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -119,7 +120,7 @@ final class RefusingHandler: ChannelInboundHandler {
     private func refuse(_ context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
-        var line = Answers.failure(nil, .limitExceeded(.connections(max: max)))
+        var line = Answers.failure(nil, .limitExceeded(exceeded))
         line.writeString("\n")
         let channel = context.channel
         // A close drops what the channel still holds: it waits for the line to leave.

@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 
 /// A line read off a connection, or word that the peer sent more than the limit without a
@@ -20,36 +21,71 @@ struct LineSplitter {
         self.limit = limit
     }
 
-    /// Appends the lines `buffer` completes to `frames`.
-    mutating func split(_ buffer: ByteBuffer, into frames: inout CircularBuffer<Frame>) {
-        guard !overflowed else { return }
+    /// Whether the start of a line is held, waiting for its newline.
+    var holdsPartial: Bool { partial != nil }
+
+    /// Appends the lines `buffer` completes to `frames`, and returns the bytes of those lines.
+    @discardableResult
+    mutating func split(_ buffer: ByteBuffer, into frames: inout CircularBuffer<Frame>) -> Int {
+        guard !overflowed else { return 0 }
+        var appended = 0
         var buffer = buffer
         if var partial = self.partial {
+            // Only the new bytes can hold the newline that ends the held line: a long line
+            // read in many pieces is not searched again from its start each time.
             self.partial = nil
+            guard Self.newline(in: buffer) != nil else {
+                guard partial.readableBytes + buffer.readableBytes <= limit else {
+                    overflow(&frames)
+                    return 0
+                }
+                partial.writeBuffer(&buffer)
+                self.partial = partial
+                return 0
+            }
             partial.writeBuffer(&buffer)
             buffer = partial
         }
-        while let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+        while let newline = Self.newline(in: buffer) {
             let length = newline - buffer.readerIndex
-            guard length <= limit else { return overflow(&frames) }
+            guard length <= limit else {
+                overflow(&frames)
+                return appended
+            }
             var line = buffer.readSlice(length: length)!
             buffer.moveReaderIndex(forwardBy: 1)
             if line.readableBytesView.last == UInt8(ascii: "\r") { line.moveWriterIndex(to: line.writerIndex - 1) }
+            appended += line.readableBytes
             frames.append(.line(line))
         }
-        guard buffer.readableBytes > 0 else { return }
-        guard buffer.readableBytes <= limit else { return overflow(&frames) }
+        guard buffer.readableBytes > 0 else { return appended }
+        guard buffer.readableBytes <= limit else {
+            overflow(&frames)
+            return appended
+        }
         // Kept as a copy of its own: the read buffer it lies in may be large.
         var rest = ByteBufferAllocator().buffer(capacity: max(buffer.readableBytes, 512))
         rest.writeBuffer(&buffer)
         partial = rest
+        return appended
     }
 
-    /// The peer closed its writing side: a last line without its newline still counts.
-    mutating func finish(into frames: inout CircularBuffer<Frame>) {
-        guard !overflowed, let partial, partial.readableBytes > 0 else { return }
+    /// The peer closed its writing side: a last line without its newline still counts. Returns
+    /// its bytes.
+    @discardableResult
+    mutating func finish(into frames: inout CircularBuffer<Frame>) -> Int {
+        guard !overflowed, let partial, partial.readableBytes > 0 else { return 0 }
         self.partial = nil
         frames.append(.line(partial))
+        return partial.readableBytes
+    }
+
+    /// Where the first newline of `buffer` is (an index of the buffer), by `memchr`.
+    private static func newline(in buffer: ByteBuffer) -> Int? {
+        buffer.withUnsafeReadableBytes { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, bytes.count) else { return nil }
+            return buffer.readerIndex + (UnsafeRawPointer(found) - base)
+        }
     }
 
     private mutating func overflow(_ frames: inout CircularBuffer<Frame>) {
