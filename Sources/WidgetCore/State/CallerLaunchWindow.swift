@@ -30,6 +30,9 @@ public struct CallerLaunchWindow: Sendable {
         dates.values.filter { $0.contains { $0 > now - Self.length && $0 <= now } }.count
     }
 
+    /// Callers the window holds dates for, idle ones not yet forgotten included.
+    var knownCallers: Int { dates.count }
+
     private mutating func forgetIdle(at now: Date) {
         dates = dates.filter { $0.value.contains { $0 > now - Self.length && $0 <= now } }
     }
