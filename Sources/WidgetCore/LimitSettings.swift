@@ -24,10 +24,11 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     /// Donations retained: beyond it the oldest (by donation date) are dropped.
     public var maxDonations = 10_000
     /// Bytes of one donation: its parameters as compact JSON text, with its intent type, id
-    /// and group; a larger donation is refused. With `maxDonations` it bounds what donations hold in memory and on disk.
+    /// and group; a larger donation is refused. With `maxDonations` it bounds what donations
+    /// hold in memory and on disk.
     public var maxDonationBytes = 16_384
-    /// Bytes of one instance's configuration, as its compact JSON text; `add` or `configure`
-    /// with a larger one is refused.
+    /// Bytes of one instance's configuration, as its compact JSON text; `add`, `configure`
+    /// or `preview` with a larger one is refused.
     public var maxConfigurationBytes = 65_536
     /// Rotation decisions retained in the log: beyond it the oldest are dropped.
     public var maxLogRows = 10_000
@@ -81,7 +82,7 @@ extension LimitSettings {
     }
 
     /// Refuses a donation larger than `max-donation-bytes`: its parameters as compact JSON,
-    /// with its intent type, id and group (each as long as the parameters could be).
+    /// with its intent type, id and group, any of which could carry what the parameters would.
     public func checkDonation(_ donation: Donation) throws(LimitExceeded) {
         let bytes = Self.compactBytes(donation.parameters) + donation.intentType.utf8.count
             + (donation.id?.utf8.count ?? 0) + (donation.group?.utf8.count ?? 0)

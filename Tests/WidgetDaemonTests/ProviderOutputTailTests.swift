@@ -13,7 +13,8 @@ import Testing
         tail.append(Array("ij".utf8))
         #expect(tail.bytes == Array("cdefghij".utf8))
         tail.append(Array("0123456789xyz".utf8))
-        #expect(tail.bytes == Array("6789xyz".utf8).suffix(0) + Array("56789xyz".utf8))
+        // Of a write longer than the buffer, its own last bytes.
+        #expect(tail.bytes == Array("56789xyz".utf8))
         #expect(tail.total == 3 + 5 + 2 + 13)
     }
 

@@ -21,8 +21,9 @@ struct TailBuffer {
         var rest = UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - capacity)...])
         while !rest.isEmpty {
             let count = min(rest.count, capacity - end)
+            let source = UnsafeRawBufferPointer(rebasing: rest[..<count])
             storage.withUnsafeMutableBytes { target in
-                UnsafeMutableRawBufferPointer(rebasing: target[end..<(end + count)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<count]))
+                UnsafeMutableRawBufferPointer(rebasing: target[end..<(end + count)]).copyMemory(from: source)
             }
             rest = UnsafeRawBufferPointer(rebasing: rest[count...])
             end += count

@@ -33,8 +33,8 @@ extension Integration {
                 let elapsed = ContinuousClock.now - start
                 let after = try ProcessStats.memory(pid)
                 let growth = after.peak - before.peak
-                print(
-                    "provider flood \(flood.rawValue): 1 GiB in \(elapsed); VmHWM \(before.peak) -> \(after.peak) KiB (+\(Self.mib(growth)) MiB), VmRSS \(after.rss) KiB")
+                print("provider flood \(flood.rawValue): 1 GiB in \(elapsed);", terminator: " ")
+                print("VmHWM \(before.peak) -> \(after.peak) KiB (+\(Self.mib(growth)) MiB), VmRSS \(after.rss) KiB")
                 #expect(growth <= 8 * 1024, "\(flood): VmHWM \(before.peak) -> \(after.peak) KiB")
 
                 // A failed reload with its reason; the last good timeline stays.
@@ -90,8 +90,9 @@ extension Integration {
             }
             let after = try ProcessStats.memory(pid)
             let diskAfter = Self.bytes(in: fixture.stateDirectory)
-            print(
-                "300 donations of 900 KB: \(refused) refused; VmHWM \(before.peak) -> \(after.peak) KiB (+\(Self.mib(after.peak - before.peak)) MiB), VmRSS \(before.rss) -> \(after.rss) KiB; state dir \(diskBefore) -> \(diskAfter) bytes")
+            print("300 donations of 900 KB: \(refused) refused;", terminator: " ")
+            print("VmHWM \(before.peak) -> \(after.peak) KiB (+\(Self.mib(after.peak - before.peak)) MiB),", terminator: " ")
+            print("VmRSS \(before.rss) -> \(after.rss) KiB; state dir \(diskBefore) -> \(diskAfter) bytes")
             print("refusals: \(messages.sorted())")
             #expect(refused == 300)
             #expect(messages.allSatisfy { $0.contains("(max-donation-bytes in [limits] of widgetd.conf)") }, "\(messages)")
@@ -141,9 +142,14 @@ extension Integration {
                 #!/bin/sh
                 cat > /dev/null
                 echo "$1" >> "\(launches)"
-                printf '{"date":"2026-01-05T08:00:00Z","content":{"verb":"%s"}}\\n' "$1"
+                case "$1" in
+                options) printf '{"options":[{"id":"a","display":"A"}]}\\n' ;;
+                *) printf '{"date":"2026-01-05T08:00:00Z","content":{"verb":"%s"}}\\n' "$1" ;;
+                esac
                 """)
-            try fixture.descriptor("test.preview", exec: ["./previewer"])
+            try fixture.descriptor("test.preview", exec: ["./previewer"], intent: [
+                "type": "PreviewIntent", "parameters": [["name": "place", "type": "entity"]],
+            ])
             let config = fixture.directory + "/widgetd.conf"
             try "[access]\nhost-group = \(AuthUsers.hostGroup)\n[providers]\npreview-launches-per-minute = \(limit)\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
@@ -180,10 +186,15 @@ extension Integration {
             #expect(fixture.ctl("preview", "test.preview", "--family", "systemSmall").status == 0)
             let refused = users.ctl(as: users.host, ["preview", "test.preview", "--family", "systemSmall"], socket: fixture.socketPath).result
             #expect(refused.status != 0 && refused.stderr.contains("preview-launches-per-minute"), "\(refused.stderr)")
+            // options shares the window; searched, it is never from the cache.
+            let options = ["options", "test.preview", "place", "--search", "x"]
+            let searched = users.ctl(as: users.host, options, socket: fixture.socketPath).result
+            #expect(searched.status != 0 && searched.stderr.contains("preview-launches-per-minute"), "\(searched.stderr)")
             #expect(fixture.ctl("clock", "advance", "61s").status == 0)
             let again = users.ctl(as: users.host, ["preview", "test.preview", "--family", "systemSmall"], socket: fixture.socketPath).result
             #expect(again.status == 0, "\(again.stderr)")
-            #expect(launched() == limit + 2)
+            #expect(users.ctl(as: users.host, options, socket: fixture.socketPath).result.status == 0)
+            #expect(launched() == limit + 3)
         }
 
         static func mib(_ kib: Int) -> String { String(format: "%.1f", Double(kib) / 1024) }
