@@ -127,6 +127,27 @@ extension Integration {
             #expect(fixture.ctl("ping").status == 0)
         }
 
+        /// MQTT's `PREFIX/donate` goes through the same method: an oversized donation is
+        /// refused, logged with the key, acknowledged (not sent again), and nothing is stored.
+        @Test func anOversizedRemoteDonationIsRefusedAndAcknowledged() throws {
+            let setup = try RemoteSetup { fixture in try fixture.counterWidget() }
+            let fixture = setup.fixture
+            let donate = "\(RemoteSetup.prefix)/donate"
+            let blob = String(repeating: "x", count: 60_000)
+            try setup.broker.publish(donate, #"{"intentType": "TestConfiguration", "parameters": {"city": "\#(blob)"}, "id": "big"}"#)
+            // Messages are applied in order: once the marker is stored, the big one was handled.
+            try setup.broker.publish(donate, #"{"intentType": "TestConfiguration", "parameters": {"city": "Oslo"}, "id": "marker"}"#)
+            try fixture.waitUntil("the marker donation to be stored", timeout: 60) { setup.donationIDs() == ["marker"] }
+            let refusals = setup.refusals(donate)
+            #expect(refusals.count == 1 && refusals[0].contains("(max-donation-bytes in [limits] of widgetd.conf)"), "\(refusals)")
+            #expect(fixture.stop() == 0)
+            try setup.start()
+            try setup.broker.publish(donate, #"{"intentType": "TestConfiguration", "parameters": {"city": "Rome"}, "id": "after"}"#)
+            try fixture.waitUntil("the donation after the restart to be stored", timeout: 60) { setup.donationIDs().contains("after") }
+            #expect(setup.refusals(donate).count == 1, "acknowledged: not delivered again")
+            #expect(Set(setup.donationIDs()) == ["marker", "after"])
+        }
+
         @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
         func previewLaunchesPerCallerAreRated() throws {
             let limit = 20
