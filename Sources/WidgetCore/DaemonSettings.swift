@@ -24,6 +24,9 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var maxConcurrentProviders: Int = 4
     /// Largest provider answer read; a longer one is a failure.
     public var maxAnswerBytes: Int = 4 * 1024 * 1024
+    /// Launches one caller other than root (and the daemon's own user) may cause through
+    /// `preview`, `placeholder` and `options` in any rolling minute; more are refused.
+    public var previewLaunchesPerMinute: Int = 120
     /// Debug: every reload exempt from the budget (`--no-budget`).
     public var budgetEnabled: Bool = true
     /// Smart Stack ranking and rotation.
@@ -121,6 +124,7 @@ extension DaemonSettings {
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)
         case ("providers", "max-answer-bytes"): maxAnswerBytes = try count(1024...(256 * 1024 * 1024))
+        case ("providers", "preview-launches-per-minute"): previewLaunchesPerMinute = try count(1...100_000)
         case ("rotation", "relevance-weight"): rotation.relevanceWeight = try weight()
         case ("rotation", "affinity-weight"): rotation.affinityWeight = try weight()
         case ("rotation", "margin"): rotation.margin = try weight()

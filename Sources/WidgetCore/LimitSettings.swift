@@ -35,6 +35,13 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     public var maxEntryBytes = 65_536
     /// Donations retained: beyond it the oldest (by donation date) are dropped.
     public var maxDonations = 10_000
+    /// Bytes of one donation: its parameters as compact JSON text, with its intent type, id
+    /// and group; a larger donation is refused. With `maxDonations` it bounds what donations
+    /// hold in memory and on disk.
+    public var maxDonationBytes = 16_384
+    /// Bytes of one instance's configuration, as its compact JSON text; `add`, `configure`
+    /// or `preview` with a larger one is refused.
+    public var maxConfigurationBytes = 65_536
     /// Rotation decisions retained in the log: beyond it the oldest are dropped.
     public var maxLogRows = 10_000
 
@@ -44,8 +51,10 @@ public struct LimitSettings: Sendable, Hashable, Codable {
 /// A limit a request (or a provider's answer) would exceed: which setting, its value, and
 /// what was asked, for a message that says what to change.
 public struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The key in `[limits]`, e.g. `max-instances`.
+    /// The key, e.g. `max-instances`.
     public var setting: String
+    /// The section of `widgetd.conf` the key is in.
+    public var section = "limits"
     public var max: Int
     /// What was too much, e.g. "100000 instances" or "a timeline of 12 entries, over 10".
     public var what: String
@@ -54,15 +63,16 @@ public struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible 
     /// The index of the entry that is too large (`max-entry-bytes`).
     public var entry: Int?
 
-    public init(setting: String, max: Int, what: String, actual: Int? = nil, entry: Int? = nil) {
+    public init(setting: String, section: String = "limits", max: Int, what: String, actual: Int? = nil, entry: Int? = nil) {
         self.setting = setting
+        self.section = section
         self.max = max
         self.what = what
         self.actual = actual
         self.entry = entry
     }
 
-    public var description: String { "limit exceeded: \(what) (\(setting) in [limits] of widgetd.conf)" }
+    public var description: String { "limit exceeded: \(what) (\(setting) in [\(section)] of widgetd.conf)" }
 
     /// The socket's limit, whose value the server reads from its gate (it can change on SIGHUP).
     public static func connections(max: Int) -> LimitExceeded {
@@ -101,6 +111,33 @@ extension LimitSettings {
         LimitExceeded(setting: "max-stack-size", max: maxStackSize, what: "\(maxStackSize) instances in stack '\(name)'")
     }
 
+    /// Refuses a donation larger than `max-donation-bytes`: its parameters as compact JSON,
+    /// with its intent type, id and group, any of which could carry what the parameters would.
+    public func checkDonation(_ donation: Donation) throws(LimitExceeded) {
+        let bytes = Self.compactBytes(donation.parameters) + donation.intentType.utf8.count
+            + (donation.id?.utf8.count ?? 0) + (donation.group?.utf8.count ?? 0)
+        guard bytes <= maxDonationBytes else {
+            throw LimitExceeded(
+                setting: "max-donation-bytes", max: maxDonationBytes,
+                what: "a donation of \(bytes) bytes, over \(maxDonationBytes)", actual: bytes)
+        }
+    }
+
+    /// Refuses a configuration larger than `max-configuration-bytes`.
+    public func checkConfiguration(_ configuration: [String: JSONValue]) throws(LimitExceeded) {
+        let bytes = Self.compactBytes(configuration)
+        guard bytes <= maxConfigurationBytes else {
+            throw LimitExceeded(
+                setting: "max-configuration-bytes", max: maxConfigurationBytes,
+                what: "a configuration of \(bytes) bytes, over \(maxConfigurationBytes)", actual: bytes)
+        }
+    }
+
+    /// The length of an object's compact JSON text, as it is stored.
+    static func compactBytes(_ object: [String: JSONValue]) -> Int {
+        guard !object.isEmpty else { return 2 }
+        return (try? WidgetJSON.encoder.encode(JSONValue.object(object)).count) ?? Int.max
+    }
 
     /// The first limit `timeline` breaks (too many entries, or an entry's content too large),
     /// or nil when it fits.
@@ -148,6 +185,8 @@ extension LimitSettings {
         case "max-entries": maxEntries = try count(1...10_000_000)
         case "max-entry-bytes": maxEntryBytes = try count(16...(256 * 1024 * 1024))
         case "max-donations": maxDonations = try count(0...100_000_000)
+        case "max-donation-bytes": maxDonationBytes = try count(16...(64 * 1024 * 1024))
+        case "max-configuration-bytes": maxConfigurationBytes = try count(16...(64 * 1024 * 1024))
         case "max-log-rows": maxLogRows = try count(Self.logRowsRange)
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [limits]")
         }

@@ -24,3 +24,15 @@ import Testing
         #expect(text == #"not JSON (line 1, column 19: expected a value, found ','): {"entries": [1, 2,, 3]}"#)
     }
 }
+
+extension ProviderFailureTextTests {
+    /// A provider that wrote NULs (`head -c N /dev/zero >&2`) and then its message: the end of
+    /// the line is shown.
+    @Test func aLongLastLineShowsItsEnd() {
+        var data = Data(repeating: 0, count: 4073)
+        data.append(contentsOf: Array("stderr flood done\n".utf8))
+        let failure = ProviderFailure.exited(7, stderr: String(decoding: data, as: UTF8.self))
+        let nuls = String(repeating: "\\u{0}", count: 300 - 17)
+        #expect(failure.description == "exited with status 7: …" + nuls + "stderr flood done")
+    }
+}

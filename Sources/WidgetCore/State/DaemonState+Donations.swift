@@ -7,6 +7,7 @@ extension DaemonState {
         _ donation: Donation, at now: Date, reserved: LimitReservations
     ) throws(StateError) -> (plan: Plan, matched: [InstanceID]) {
         guard !donation.intentType.isEmpty else { throw .invalidParams("params.intentType: required non-empty string") }
+        do { try settings.limits.checkDonation(donation) } catch { throw .limitExceeded(error) }
         // Numbered after every donation so far; the log numbers it again when it is recorded.
         let local = LocalDonation(donation, time: localTime(donation.date), order: .max)
         let limit = settings.limits.maxDonations

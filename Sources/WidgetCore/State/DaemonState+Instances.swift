@@ -15,6 +15,7 @@ extension DaemonState {
             throw .unsupportedFamily(family.rawValue, kind: kind, supported: descriptor.supportedFamilies)
         }
         try checkRoomForAdd(stack: name, reserved: reserved)
+        try checkConfigurationSize(configuration)
         var stack: StackState?
         if let name {
             var state = try self.stack(name)
@@ -93,6 +94,12 @@ extension DaemonState {
         return plan
     }
 
+    /// Refuses a configuration over `max-configuration-bytes`: checked on what is given,
+    /// before validation asks a provider for options, and again on what would be stored.
+    public func checkConfigurationSize(_ configuration: [String: JSONValue]) throws(StateError) {
+        do { try settings.limits.checkConfiguration(configuration) } catch { throw .limitExceeded(error) }
+    }
+
     /// The configuration `configure` asks to validate: the given values merged into the
     /// current ones (or replacing them), without keys an older descriptor had.
     public func configurationToValidate(
@@ -105,6 +112,7 @@ extension DaemonState {
             merged = merged.filter { schema.parameter($0.key) != nil }
         }
         merged.merge(given) { $1 }
+        try checkConfigurationSize(merged)
         if descriptors[record.kind] == nil {
             // The kind is gone (descriptor removed): nothing to check against.
             merged = merged.filter { $0.value != .null }
@@ -118,6 +126,7 @@ extension DaemonState {
         _ id: InstanceID, configuration: [String: JSONValue], at now: Date
     ) throws(StateError) -> Plan {
         var record = try record(id)
+        try checkConfigurationSize(configuration)
         record.instance.configuration = configuration
         var plan = Plan()
         plan.store.append(.putInstance(record.instance))

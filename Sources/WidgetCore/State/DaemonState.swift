@@ -35,6 +35,9 @@ public struct DaemonState: Sendable {
     /// When each instance's last exempt reloads after an action were asked, for the limit
     /// per minute. In memory only, as `relevanceAsks`.
     var actionReloads: [InstanceID: [Date]] = [:]
+    /// The launches each caller asked for through `preview`, `placeholder` and `options`,
+    /// for `[providers] preview-launches-per-minute`. In memory only, as `relevanceAsks`.
+    var previewLaunches = CallerLaunchWindow()
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
 

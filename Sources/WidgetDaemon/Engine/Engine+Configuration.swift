@@ -37,20 +37,22 @@ extension Engine {
     /// `widgetctl preview`: the provider's snapshot for a configuration, as a gallery shows it.
     func preview(_ params: PreviewParams, _ call: Call) async {
         await answer(call) { () async throws(RPCError) -> EntryResult in
-            try await entry(verb: "snapshot", params, isPreview: true)
+            try await entry(verb: "snapshot", params, isPreview: true, call)
         }
     }
 
     /// The provider's placeholder entry, with the default configuration.
     func placeholder(_ params: PreviewParams, _ call: Call) async {
         await answer(call) { () async throws(RPCError) -> EntryResult in
-            try await entry(verb: "placeholder", params, isPreview: nil)
+            try await entry(verb: "placeholder", params, isPreview: nil, call)
         }
     }
 
-    private func entry(verb: String, _ params: PreviewParams, isPreview: Bool?) async throws(RPCError) -> EntryResult {
+    private func entry(verb: String, _ params: PreviewParams, isPreview: Bool?, _ caller: Call) async throws(RPCError) -> EntryResult {
         let (descriptor, family) = try kindAndFamily(params.kind, params.family)
+        try checked { () throws(StateError) in try state.checkConfigurationSize(params.configuration ?? [:]) }
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
+        try admitPreviewLaunch(caller)
         let data = try await call(descriptor, ProviderCall(
             verb: verb, kind: descriptor.kind, family: family, configuration: configuration, now: now, isPreview: isPreview))
         do {
@@ -79,7 +81,8 @@ extension Engine {
             }
             let defaults = (try? descriptor.effectiveConfiguration([:], family: family)) ?? [:]
             let options = try await entityOptions(
-                descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search)
+                descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search,
+                for: call)
             return OptionsResult(kind: descriptor.kind, parameter: parameter.name, options: options)
         }
     }
@@ -93,15 +96,27 @@ extension Engine {
         call.succeed(InvalidateResult(cleared: cleared))
     }
 
+    /// Counts a launch `preview`, `placeholder` or `options` makes for a caller other than
+    /// root or the daemon's own user, within `preview-launches-per-minute`.
+    private func admitPreviewLaunch(_ caller: Call) throws(RPCError) {
+        guard !caller.trusted else { return }
+        let now = self.now
+        try checked { () throws(StateError) in try state.admitPreviewLaunch(for: caller.caller.uid, at: now) }
+    }
+
+    /// The options of an entity parameter, from the cache or the provider. With `caller`
+    /// (the `options` method), a launch counts within its rate; the checks of `add` and
+    /// `configure`, open only to those who may manage instances, are not counted.
     private func entityOptions(
         _ descriptor: WidgetDescriptor, parameter: String, family: WidgetFamily, configuration: [String: JSONValue],
-        search: String?
+        search: String?, for caller: Call? = nil
     ) async throws(RPCError) -> [EntityOption] {
         // Options may depend on the values chosen so far (a city list on the country), but
         // not on the entity being chosen.
         let context = configuration.filter { descriptor.intent?.parameter($0.key)?.type != .entity }
         let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter, configuration: context)
         if search == nil, let cached = options.cached[key] { return cached }
+        if let caller { try admitPreviewLaunch(caller) }
         let generation = options.generation
         let data = try await call(descriptor, ProviderCall(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,

@@ -11,7 +11,10 @@ extension Engine {
             let descriptor: WidgetDescriptor
             (descriptor, family) = try kindAndFamily(params.kind, params.family)
             let reserved = flight.ledger.reserved
-            try checked { () throws(StateError) in try state.checkRoomForAdd(stack: params.stack, reserved: reserved) }
+            try checked { () throws(StateError) in
+                try state.checkRoomForAdd(stack: params.stack, reserved: reserved)
+                try state.checkConfigurationSize(params.configuration ?? [:])
+            }
             configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         } catch {
             return call.fail(error)

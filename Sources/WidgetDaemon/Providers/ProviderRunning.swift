@@ -72,7 +72,9 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         let trimmed = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return "" }
         let lastLine = trimmed.split(separator: "\n").last.map(String.init) ?? trimmed
-        return ": \(printable(String(lastLine.prefix(300))))"
+        // Its end: a long line is mostly what came before the message (a flood of bytes).
+        let shown = lastLine.count > 300 ? "…" + lastLine.suffix(300) : lastLine
+        return ": \(printable(String(shown)))"
     }
 
     /// A provider's own text (stderr, a bad answer) made safe for one log line: control

@@ -82,8 +82,15 @@ struct SpawnedChild {
         return true
     }
 
+    /// The tail of a provider's stderr kept for its failure's reason.
+    static let errorTailBytes = 4096
+    /// The most an unprivileged process can make a pipe hold (`/proc/sys/fs/pipe-max-size`).
+    static let pipeMaxBytes = 1 << 20
+
     /// Writes `input`, reads stdout and stderr until both close or the provider exits, within
-    /// `deadline`. Keeps at most `maxOutput` bytes of stdout and the last 4 KiB of stderr.
+    /// `deadline`. Reads at most one byte more than `maxOutput` of stdout (that byte makes it
+    /// too large, and the launch stops there), and keeps the last 4 KiB of stderr in a buffer
+    /// of that size, so neither grows the daemon with what the provider writes.
     ///
     /// The answer is complete when the provider exits: a child it left running with the pipes
     /// open (`helper &` in a shell script) would otherwise hold the launch open until the
@@ -105,7 +112,7 @@ struct SpawnedChild {
             inputFD = -1
         }
         var output = Data()
-        var errors = Data()
+        var errors = TailBuffer(capacity: Self.errorTailBytes)
         var buffer = [UInt8](repeating: 0, count: 65536)
         while outputFD >= 0 || errorFD >= 0 {
             let remaining = deadline - ContinuousClock.now
@@ -132,7 +139,7 @@ struct SpawnedChild {
                         inputFD = -1
                     }
                 } else if entry.fd == outputFD {
-                    let count = read(outputFD, &buffer, buffer.count)
+                    let count = Self.readBounded(outputFD, into: &buffer, upTo: maxOutput + 1 - output.count)
                     if count > 0 {
                         output.append(contentsOf: buffer[0..<count])
                         if output.count > maxOutput { return .outputTooLarge }
@@ -147,8 +154,7 @@ struct SpawnedChild {
                 } else if entry.fd == errorFD {
                     let count = read(errorFD, &buffer, buffer.count)
                     if count > 0 {
-                        errors.append(contentsOf: buffer[0..<count])
-                        if errors.count > 8192 { errors = errors.suffix(4096) }
+                        buffer.withUnsafeBytes { errors.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                     } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
                         close(errorFD)
                         errorFD = -1
@@ -156,31 +162,39 @@ struct SpawnedChild {
                 }
             }
         }
-        return .finished(output: output, errorOutput: errors)
+        return .finished(output: output, errorOutput: Data(errors.bytes))
+    }
+
+    /// Reads at most `limit` bytes (and at most the buffer's size).
+    private static func readBounded(_ fd: CInt, into buffer: inout [UInt8], upTo limit: Int) -> Int {
+        buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, min($0.count, max(1, limit))) }
     }
 
     /// What the pipes hold once the provider has exited: everything it wrote, because a write
     /// into a full pipe would have blocked it. Reads until empty, not until the end, which a
     /// process that escaped the group (`setsid`) could hold off for good.
-    private func drain(_ outputFD: CInt, _ errorFD: CInt, output: Data, errors: Data, maxOutput: Int) -> Exchange {
+    private func drain(_ outputFD: CInt, _ errorFD: CInt, output: Data, errors: TailBuffer, maxOutput: Int) -> Exchange {
         var output = output
         var errors = errors
         var buffer = [UInt8](repeating: 0, count: 65536)
         while outputFD >= 0 {
-            let count = read(outputFD, &buffer, buffer.count)
+            let count = Self.readBounded(outputFD, into: &buffer, upTo: maxOutput + 1 - output.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             output.append(contentsOf: buffer[0..<count])
             if output.count > maxOutput { return .outputTooLarge }
         }
-        while errorFD >= 0 {
+        // At most what a pipe can hold: a process that escaped the group could otherwise keep
+        // stderr from ever being empty.
+        var drained = 0
+        while errorFD >= 0 && drained < Self.pipeMaxBytes {
             let count = read(errorFD, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
-            errors.append(contentsOf: buffer[0..<count])
-            if errors.count > 8192 { errors = errors.suffix(4096) }
+            drained += count
+            buffer.withUnsafeBytes { errors.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
-        return .finished(output: output, errorOutput: errors)
+        return .finished(output: output, errorOutput: Data(errors.bytes))
     }
 
     /// Reaps the child, first killing whatever it left in its process group. With a deadline,
