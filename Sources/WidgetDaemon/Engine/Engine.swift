@@ -28,6 +28,9 @@ public actor Engine {
     nonisolated let inbox = StoreInbox()
     /// The daemon's own uid: its callers, like root's, need no access decision.
     public nonisolated let daemonUID: UInt32
+    /// Where the widgets directories are read: a thread of its own, off the loop, one read at
+    /// a time and in the order asked (a large directory must not hold up requests).
+    nonisolated let descriptorReader = LaunchThreads(limit: 1, name: "widgetd-read")
 
     var state: DaemonState
     /// Who may do what (root, the daemon's uid, the host group); owners are in the descriptors.

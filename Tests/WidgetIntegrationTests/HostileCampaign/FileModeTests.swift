@@ -127,7 +127,7 @@ extension Integration {
             #expect(laterPreview.status != 0 && laterPreview.stderr.contains("writable"), "\(laterPreview.stderr)")
             // The reload is refused at once when a read of the directories saw the change first,
             // else its launch is.
-            let reload = fixture.ctl("reload", later)
+            let reload = fixture.ctl("reload", "--instance", later)
             if reload.status == 0 {
                 try fixture.waitUntil("the refused launch to be logged") {
                     !fixture.logLines(containing: "later", "writable").isEmpty
