@@ -6,12 +6,18 @@ public struct FileStatus: Sendable, Hashable {
     public var isDirectory: Bool
     /// A symbolic link itself (lstat): only its owner counts, as its target cannot be changed.
     public var isSymbolicLink: Bool
+    /// The file's group is its owner's own (a user private group, as `useradd` makes them)
+    /// with no other member: group write then gives no one else a way in.
+    public var groupIsOwners: Bool
 
-    public init(uid: UInt32, permissions: UInt32, isDirectory: Bool = false, isSymbolicLink: Bool = false) {
+    public init(
+        uid: UInt32, permissions: UInt32, isDirectory: Bool = false, isSymbolicLink: Bool = false, groupIsOwners: Bool = false
+    ) {
         self.uid = uid
         self.permissions = permissions & 0o7777
         self.isDirectory = isDirectory
         self.isSymbolicLink = isSymbolicLink
+        self.groupIsOwners = groupIsOwners
     }
 }
 
@@ -20,8 +26,9 @@ public struct FileStatus: Sendable, Hashable {
 /// as its own user (root, as a system service), so a file another user can change is code
 /// that user runs as root. As sshd's `StrictModes`: a file or directory is refused when it is
 /// owned by anyone but root, the daemon's user or the kind's owner, or is writable by its
-/// group or by others. A directory with the sticky bit (`/tmp`) is the exception: others may
-/// add to it but not replace what is in it, so it only needs a trusted owner.
+/// group or by others. Two exceptions: a directory with the sticky bit (`/tmp`), where others
+/// may add entries but not replace what is in it, needs only a trusted owner; and group write
+/// counts for nothing when the group is the owner's private group with no other member.
 public struct FileModeRule: Sendable, Hashable {
     /// The daemon's own user (root for the system service).
     public var daemonUID: UInt32
@@ -44,7 +51,8 @@ public struct FileModeRule: Sendable, Hashable {
             return "\(path) is owned by uid \(status.uid), not by \(owners): that user could change what widgetd runs (chown it)"
         }
         if status.isSymbolicLink { return nil }
-        let writable = status.permissions & 0o022
+        // As Debian's sshd: under umask 002 a user's files are group-writable by their own group.
+        let writable = status.permissions & (status.groupIsOwners ? 0o002 : 0o022)
         guard writable != 0, !(status.isDirectory && status.permissions & 0o1000 != 0) else { return nil }
         let who = writable == 0o022 ? "its group and others" : writable == 0o020 ? "its group" : "others"
         let mode = String(status.permissions, radix: 8)

@@ -34,7 +34,39 @@ public enum FileTrust {
 
     static func status(_ info: stat) -> FileStatus {
         let type = info.st_mode & S_IFMT
-        return FileStatus(uid: info.st_uid, permissions: info.st_mode, isDirectory: type == S_IFDIR, isSymbolicLink: type == S_IFLNK)
+        // Looked up only where it matters: a file or directory its group may write.
+        let groupIsOwners = type != S_IFLNK && info.st_mode & 0o020 != 0 && isPrivateGroup(info.st_gid, of: info.st_uid)
+        return FileStatus(
+            uid: info.st_uid, permissions: info.st_mode, isDirectory: type == S_IFDIR, isSymbolicLink: type == S_IFLNK,
+            groupIsOwners: groupIsOwners)
+    }
+
+    /// Whether `gid` is the primary group of `uid` and lists no member but that user.
+    static func isPrivateGroup(_ gid: gid_t, of uid: uid_t) -> Bool {
+        var size = 16 * 1024
+        while size <= 1024 * 1024 {
+            var buffer = [CChar](repeating: 0, count: size)
+            let answer: Bool? = buffer.withUnsafeMutableBufferPointer { space in
+                let half = space.count / 2
+                var user = passwd()
+                var group = group()
+                var foundUser: UnsafeMutablePointer<passwd>?
+                var foundGroup: UnsafeMutablePointer<group>?
+                let userStatus = getpwuid_r(uid, &user, space.baseAddress!, half, &foundUser)
+                let groupStatus = getgrgid_r(gid, &group, space.baseAddress! + half, half, &foundGroup)
+                if userStatus == ERANGE || groupStatus == ERANGE { return nil }
+                guard userStatus == 0, groupStatus == 0, foundUser != nil, foundGroup != nil, user.pw_gid == gid else { return false }
+                var member = group.gr_mem
+                while let entry = member?.pointee {
+                    if strcmp(entry, user.pw_name) != 0 { return false }
+                    member = member?.advanced(by: 1)
+                }
+                return true
+            }
+            if let answer { return answer }
+            size *= 4
+        }
+        return false
     }
 
     /// A link is judged by its owner (who may remove it) and then by what it points to.

@@ -76,3 +76,13 @@ struct FileModeRuleTests {
         #expect(throws: SettingsError.self) { try DaemonSettings.parse("[limits]\nmax-descriptor-files = 0\n") }
     }
 }
+
+extension FileModeRuleTests {
+    @Test func groupWriteByTheOwnersPrivateGroupPasses() {
+        let rule = FileModeRule(daemonUID: 1000)
+        // A clone made under umask 002: the user's own group may write, and it is only theirs.
+        #expect(rule.problem(FileStatus(uid: 1000, permissions: 0o775, isDirectory: true, groupIsOwners: true), path: "/d") == nil)
+        #expect(rule.problem(FileStatus(uid: 1000, permissions: 0o775, groupIsOwners: false), path: "/d") != nil)
+        #expect(rule.problem(FileStatus(uid: 1000, permissions: 0o777, groupIsOwners: true), path: "/d")?.contains("others (mode 0777)") == true)
+    }
+}
