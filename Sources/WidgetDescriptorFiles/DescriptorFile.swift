@@ -33,15 +33,19 @@ public enum DescriptorFile {
         }
         for (index, descriptor) in descriptors.enumerated() {
             let prefix = descriptors.count == 1 && !startsWithArray(data) ? "$" : "$[\(index)]"
-            try checkTemplates(descriptor.templates, path: path, at: prefix + ".templates", maxBytes: maxBytes)
+            try checkTemplates(
+                descriptor.templates, path: path, at: prefix + ".templates", maxBytes: maxBytes,
+                rule: FileModeRule(daemonUID: daemonUID, owner: descriptor.owner))
         }
         return descriptors
     }
 
     /// A template that does not compile, or an HTML template file that cannot be read, would
     /// show nothing in a host with no word why: the file is refused instead, as for bad JSON.
+    /// An HTML template file goes into every host's page as it is, so whoever may change it
+    /// could put script there: it must pass `rule` as the descriptor does.
     private static func checkTemplates(
-        _ templates: DisplayTemplates?, path: String, at prefix: String, maxBytes: Int
+        _ templates: DisplayTemplates?, path: String, at prefix: String, maxBytes: Int, rule: FileModeRule
     ) throws(DescriptorProblem) {
         guard let templates else { return }
         func check(_ text: String?, _ key: String, _ escaping: EntryTemplate.Escaping) throws(DescriptorProblem) {
@@ -55,9 +59,12 @@ public enum DescriptorFile {
         try check(templates.text, "text", .html)
         try check(templates.tooltip, "tooltip", .html)
         if let file = templates.html {
+            if let problem = FileTrust.problem(file, rule: rule) {
+                throw DescriptorProblem(path: path, reason: "\(prefix).html: \(problem)")
+            }
             let text: String
             do throws(DescriptorProblem) {
-                let read = try BoundedFile.read(file, maxBytes: maxBytes, rule: nil, reportAs: path)
+                let read = try BoundedFile.read(file, maxBytes: maxBytes, rule: rule, reportAs: path)
                 guard let decoded = String(data: read.data, encoding: .utf8) else { throw DescriptorProblem(path: path, reason: "not UTF-8") }
                 text = decoded
             } catch {

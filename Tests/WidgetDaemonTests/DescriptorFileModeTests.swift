@@ -97,3 +97,14 @@ struct DescriptorFileModeTests {
         #expect(programs.problem(running: program)?.hasPrefix("\(directory) is writable by its group") == true)
     }
 }
+
+extension DescriptorFileModeTests {
+    @Test func aTemplateFileOthersCanWriteIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let template = write("card.mustache", "<b>{{text}}</b>", mode: 0o666)
+        let path = write("k.json", #"{"kind":"k","supportedFamilies":["systemSmall"],"templates":{"html":"card.mustache"}}"#)
+        #expect(problem(path)?.hasPrefix("$.templates.html: \(template) is writable by others") == true)
+        chmod(template, 0o644)
+        #expect(problem(path) == nil)
+    }
+}
