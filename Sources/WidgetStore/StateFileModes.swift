@@ -8,14 +8,18 @@ enum StateFileModes {
     static let mode: mode_t = 0o600
 
     /// Creates `database` with mode 0600 when it is missing (SQLite gives the -wal and -shm
-    /// files it creates the database's mode), and sets 0600 on each regular file already in
-    /// `directory`, so files an older widgetd left readable are closed at start. Links are
-    /// left alone: widgetd makes none, and following one could change a file elsewhere.
+    /// files it creates the database's mode), and sets 0600 on each regular file of the
+    /// daemon's user already in `directory`, so files an older widgetd left readable are
+    /// closed at start. Links are left alone: widgetd makes none, and following one could
+    /// change a file elsewhere. Another user's file is not the daemon's to change.
     static func restrict(directory: String, database: String) throws(StoreError) {
+        let user = geteuid()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
             let path = directory + "/" + name
             var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o7777 != mode else { continue }
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o7777 != mode,
+                user == 0 || status.st_uid == user
+            else { continue }
             guard chmod(path, mode) == 0 else {
                 throw StoreError("cannot make \(path) private (chmod 0600: \(StoreError.errnoName(errno)))", kind: .notWritable)
             }
