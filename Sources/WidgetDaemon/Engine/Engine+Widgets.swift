@@ -42,26 +42,36 @@ extension Engine {
 
     /// Reads the widgets directories again (resolving owners again) on `descriptorReader`,
     /// then takes in what changed on the loop and settles, and calls `done` there. Reading
-    /// files (a large or slow one, thousands of them) never holds the loop.
+    /// files (a large or slow one, thousands of them) never holds the loop. An ask made while
+    /// a read runs is served by the next read, shared with every other ask made meanwhile.
     func readDescriptors(
         _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil,
         then done: @escaping @Sendable (DescriptorChanges) -> Void = { _ in }
     ) {
+        if let ask = descriptorReads.ask(.init(trigger: trigger, settings: newSettings, waiting: [done])) { startRead(ask) }
+    }
+
+    private func startRead(_ ask: DescriptorReads.Ask) {
         let directories = setup.widgetsDirectories
-        let limits = (newSettings ?? state.settings).limits
+        let limits = (ask.settings ?? state.settings).limits
         let loop = self.loop
         descriptorReader.run { [self] in
             let catalog = DescriptorCatalog.load(from: directories, limits: limits)
             loop.execute {
-                self.assumeIsolated { engine in
-                    // After shutdown began the store takes no more changes.
-                    guard !engine.stopping else { return done(DescriptorChanges(kinds: engine.state.descriptors.count)) }
-                    let changes = engine.take(catalog, trigger, settings: newSettings)
-                    engine.settle(nil)
-                    done(changes)
-                }
+                self.assumeIsolated { engine in engine.readFinished(catalog, ask) }
             }
         }
+    }
+
+    private func readFinished(_ catalog: DescriptorCatalog, _ ask: DescriptorReads.Ask) {
+        // After shutdown began the store takes no more changes.
+        var changes = DescriptorChanges(problems: catalogProblems, kinds: state.descriptors.count)
+        if !stopping {
+            changes = take(catalog, ask.trigger, settings: ask.settings)
+            settle(nil)
+        }
+        for done in ask.waiting { done(changes) }
+        if let next = descriptorReads.finished() { startRead(next) }
     }
 
     /// Takes in a catalog just read: configurations follow their descriptors, new providers

@@ -50,6 +50,8 @@ public actor Engine {
     var catalogProblems: [DescriptorProblem]
     /// Whether `WidgetsDirectoryWatcher` runs (a new descriptor is then picked up at once).
     var widgetsWatched = false
+    /// The read of the widgets directories running, and the asks waiting for the next.
+    var descriptorReads = DescriptorReads()
     var stopping = false
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
