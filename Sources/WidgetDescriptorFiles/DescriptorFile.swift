@@ -65,7 +65,9 @@ public enum DescriptorFile {
             let text: String
             do throws(DescriptorProblem) {
                 let read = try BoundedFile.read(file, maxBytes: maxBytes, rule: rule, reportAs: path)
-                guard let decoded = String(data: read.data, encoding: .utf8) else { throw DescriptorProblem(path: path, reason: "not UTF-8") }
+                guard let decoded = String(data: read.data, encoding: .utf8) else {
+                    throw DescriptorProblem(path: path, reason: "not UTF-8")
+                }
                 text = decoded
             } catch {
                 let reason = error.reason.hasPrefix("no such") || error.reason.hasPrefix("cannot read") ? "" : " (\(error.reason))"

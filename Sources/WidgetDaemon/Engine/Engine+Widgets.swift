@@ -79,7 +79,9 @@ extension Engine {
     /// kinds it declared are gone until it is fixed. A SIGHUP takes everything in again,
     /// changed or not, with `settings` when they were valid. The caller settles.
     @discardableResult
-    func take(_ catalog: DescriptorCatalog, _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil) -> DescriptorChanges {
+    func take(
+        _ catalog: DescriptorCatalog, _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil
+    ) -> DescriptorChanges {
         let changes = DescriptorChanges(from: state.descriptors, to: catalog.descriptors, problems: catalog.problems)
         var unusable = catalog.descriptors.values.filter { descriptor in
             // Told once per problem: again only when it changes, as for files skipped.
