@@ -104,13 +104,8 @@ public enum DescriptorParser {
             if !families.contains(family) { families.append(family) }
         }
         var provider: ProviderSpec?
-        var problem: String?
         if let value = object["provider"] {
-            let spec = try providerSpec(value, folder: context.folder, fail: fail)
-            if let reason = context.programs.problem(running: spec.exec[0]) {
-                problem = fail("provider.exec[0]", reason).reason
-            }
-            provider = spec
+            provider = try providerSpec(value, folder: context.folder, fail: fail)
         }
         var intent: IntentSchema?
         if let value = object["intent"] {
@@ -120,6 +115,11 @@ public enum DescriptorParser {
         var owner: KindOwner?
         if let value = object["owner"] {
             owner = try kindOwner(value, accounts: context.accounts, fail: fail)
+        }
+        // After the owner: who may own the program depends on it.
+        var problem: String?
+        if let provider, let reason = context.programs.problem(running: provider.exec[0], owner: owner) {
+            problem = fail("provider.exec[0]", reason).reason
         }
         var descriptor = WidgetDescriptor(
             kind: kind, displayName: displayName, description: description, supportedFamilies: families,

@@ -44,6 +44,12 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     public var maxConfigurationBytes = 65_536
     /// Rotation decisions retained in the log: beyond it the oldest are dropped.
     public var maxLogRows = 10_000
+    /// Bytes of one descriptor file (and of a template file it names): a larger file is
+    /// skipped without being read, with a problem naming this key.
+    public var maxDescriptorBytes = 1 << 20
+    /// Descriptor files read from the widgets directories together, in name order; the files
+    /// past it are skipped, with one problem per directory naming this key.
+    public var maxDescriptorFiles = 1_000
 
     public init() {}
 }
@@ -188,6 +194,8 @@ extension LimitSettings {
         case "max-donation-bytes": maxDonationBytes = try count(16...(64 * 1024 * 1024))
         case "max-configuration-bytes": maxConfigurationBytes = try count(16...(64 * 1024 * 1024))
         case "max-log-rows": maxLogRows = try count(Self.logRowsRange)
+        case "max-descriptor-bytes": maxDescriptorBytes = try count(1024...(256 * 1024 * 1024))
+        case "max-descriptor-files": maxDescriptorFiles = try count(1...1_000_000)
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [limits]")
         }
     }

@@ -11,15 +11,20 @@ public struct DescriptorCatalog: Sendable {
 
     public init() {}
 
-    /// Reads every `*.json` file of each directory, in name order. A kind declared twice keeps
-    /// its first declaration.
+    /// Reads every `*.json` file of each directory, in name order, at most
+    /// `limits.maxDescriptorFiles` of them in all and none over `limits.maxDescriptorBytes`.
+    /// A kind declared twice keeps its first declaration. A directory that someone besides
+    /// root or the daemon's user may write is reported (`FileModeRule`), and its files with it.
     /// Owners' names are resolved through `accounts` now, not per request.
+    /// Blocking file I/O: the daemon calls it off its event loop.
     public static func load(
         from directories: [String], accounts: any AccountDirectory = SystemAccounts(),
-        programs: any ProgramDirectory = SystemPrograms()
+        programs: any ProgramDirectory = SystemPrograms(), limits: LimitSettings = LimitSettings()
     ) -> DescriptorCatalog {
         var catalog = DescriptorCatalog()
         let manager = FileManager.default
+        let daemonUID = geteuid()
+        var remaining = limits.maxDescriptorFiles
         for directory in directories {
             let names: [String]
             do {
@@ -29,10 +34,23 @@ public struct DescriptorCatalog: Sendable {
                 catalog.problems.append(DescriptorProblem(path: directory, reason: reason))
                 continue
             }
-            for name in names {
+            if let problem = FileTrust.problem(directory, rule: FileModeRule(daemonUID: daemonUID)) {
+                catalog.problems.append(DescriptorProblem(path: directory, reason: "\(problem); its descriptors are refused"))
+            }
+            if names.count > remaining {
+                let skipped = names[remaining...]
+                catalog.problems.append(DescriptorProblem(
+                    path: directory,
+                    reason: "\(skipped.count) descriptor files not read, over \(limits.maxDescriptorFiles) "
+                        + "(max-descriptor-files in [limits] of widgetd.conf): \(summary(Array(skipped)))"))
+            }
+            for name in names.prefix(remaining) {
+                remaining -= 1
                 let path = (directory as NSString).appendingPathComponent(name)
                 do {
-                    for descriptor in try DescriptorFile.read(path, accounts: accounts, programs: programs) {
+                    let descriptors = try DescriptorFile.read(
+                        path, accounts: accounts, programs: programs, maxBytes: limits.maxDescriptorBytes, daemonUID: daemonUID)
+                    for descriptor in descriptors {
                         if let existing = catalog.descriptors[descriptor.kind] {
                             catalog.problems.append(DescriptorProblem(
                                 path: path, reason: "kind '\(descriptor.kind)' already declared in \(existing.source)"))
@@ -46,6 +64,12 @@ public struct DescriptorCatalog: Sendable {
             }
         }
         return catalog
+    }
+
+    /// The first few of `names` and how many more: one bounded line for any number.
+    public static func summary(_ names: [String], first: Int = 5, separator: String = ", ") -> String {
+        let shown = names.prefix(first).joined(separator: separator)
+        return names.count > first ? "\(shown) and \(names.count - first) more" : shown
     }
 
     public subscript(kind: String) -> WidgetDescriptor? { descriptors[kind] }

@@ -2,21 +2,31 @@ import Glibc
 import WidgetCore
 
 /// Provider programs looked for as the daemon's launch finds them (`posix_spawnp`): a path
-/// with a slash as written, a bare name in the directories of PATH.
+/// with a slash as written, a bare name in the directories of PATH. The program found must
+/// also pass `FileModeRule`: the daemon runs it as its own user.
 public struct SystemPrograms: ProgramDirectory {
     /// The directories a bare name is looked up in, separated by ':'.
     public var searchPath: String
+    /// The user the programs run as (the daemon's; for `widgets check`, the caller's).
+    public var daemonUID: UInt32
 
     /// `searchPath` nil: this process's PATH, or glibc's default when PATH is unset.
-    public init(searchPath: String? = nil) {
+    public init(searchPath: String? = nil, daemonUID: UInt32 = geteuid()) {
         self.searchPath = searchPath ?? getenv("PATH").map { String(cString: $0) } ?? "/bin:/usr/bin"
+        self.daemonUID = daemonUID
     }
 
     public func problem(running program: String) -> String? {
-        if program.contains("/") { return Self.problem(atPath: program) }
+        problem(running: program, owner: nil)
+    }
+
+    public func problem(running program: String, owner: KindOwner?) -> String? {
+        let rule = FileModeRule(daemonUID: daemonUID, owner: owner)
+        if program.contains("/") { return Self.problem(atPath: program) ?? FileTrust.problem(program, rule: rule) }
         let directories = searchPath.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
         for directory in directories where Self.problem(atPath: directory + "/" + program) == nil {
-            return nil
+            // The one posix_spawnp would run.
+            return FileTrust.problem(directory + "/" + program, rule: rule)
         }
         return "'\(program)' is not an executable file in any directory of PATH (\(searchPath))"
     }

@@ -50,6 +50,7 @@ public final class SQLiteStateStore: StateStore {
         // before that. The state read here is what the first `load()` returns.
         let early = manager.fileExists(atPath: path) ? try Self.readOnlyLoad(path: path) : nil
         preloaded = Mutex(early)
+        try StateFileModes.restrict(directory: directory, database: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         do {

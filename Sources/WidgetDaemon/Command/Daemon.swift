@@ -36,7 +36,7 @@ struct Daemon {
             throw SettingsError(underlying: error)
         }
         DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
-        let catalog = DescriptorCatalog.load(from: options.widgetsDirectories)
+        let catalog = DescriptorCatalog.load(from: options.widgetsDirectories, limits: settings.limits)
         catalog.logProblems(logger)
         let store = try SQLiteStateStore(directory: options.stateDirectory)
         // One event loop, like Redis's: the engine, every connection, the timer and every task

@@ -134,9 +134,13 @@ extension Engine {
 
     func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
         guard let provider = descriptor.provider else { throw .noProvider(descriptor.kind) }
+        // A kind whose program may not be run (missing, or writable by others) is never
+        // launched, for a preview or options either: those are open to every reader.
+        if let problem = descriptor.problem { throw .unusableKind(descriptor.kind, problem: problem) }
         let invocation = ProviderInvocation(
             exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
-            timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes)
+            timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes,
+            owner: descriptor.owner)
         do {
             return try await runner.run(invocation)
         } catch {

@@ -7,7 +7,7 @@ extension Engine {
     /// back as a change of its own.
     func start(_ launch: Launch, _ settlement: Settlement?) {
         settlement?.begin()
-        let invocation = Self.invocation(launch, settings: state.settings)
+        let invocation = Self.invocation(launch, settings: state.settings, owner: state.descriptors[launch.kind]?.owner)
         logger.debug(
             "provider launch",
             metadata: ["kind": "\(launch.kind)", "instances": "\(launch.members.map(\.id).joined(separator: ","))",
@@ -24,11 +24,11 @@ extension Engine {
 
     /// How `launch`'s provider is run: asked for the timelines of its members with the launch's
     /// date as `now` (the virtual instant on the virtual clock, or in a simulation).
-    nonisolated static func invocation(_ launch: Launch, settings: DaemonSettings) -> ProviderInvocation {
+    nonisolated static func invocation(_ launch: Launch, settings: DaemonSettings, owner: KindOwner?) -> ProviderInvocation {
         ProviderInvocation(
             exec: launch.provider.exec, verb: "timeline",
             request: ProviderRequest(verb: "timeline", members: launch.members, now: launch.date).json(),
-            timeout: launch.provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes)
+            timeout: launch.provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes, owner: owner)
     }
 
     /// Runs the provider and reads its answer, off the engine's loop.

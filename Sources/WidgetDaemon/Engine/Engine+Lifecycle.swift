@@ -23,9 +23,10 @@ extension Engine {
             await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
             connections.setLimits(.init(newSettings.limits))
         }
-        readDescriptors(.signal, settings: newSettings)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            readDescriptors(.signal, settings: newSettings) { _ in done.resume() }
+        }
         logger.info("configuration reloaded", metadata: ["kinds": "\(state.descriptors.count)", "problems": "\(catalogProblems.count)"])
-        settle(nil)
     }
 
     /// Graceful stop: no new launches; running providers are killed and their outcome applied,

@@ -43,7 +43,8 @@ extension Engine {
                     }
                     launched += 1
                     run.countProviderLaunch()
-                    answers.append(await Self.outcomes(of: launch, settings: snapshot.settings, on: runner))
+                    answers.append(await Self.outcomes(
+                        of: launch, settings: snapshot.settings, owner: snapshot.descriptors[launch.kind]?.owner, on: runner))
                 }
                 run.answer(answers)
             }
@@ -55,10 +56,10 @@ extension Engine {
     /// What a launch's provider answers, each member's outcome; a provider that failed as a
     /// whole fails every member, as a real launch records it.
     private nonisolated static func outcomes(
-        of launch: Launch, settings: DaemonSettings, on runner: any ProviderRunning
+        of launch: Launch, settings: DaemonSettings, owner: KindOwner?, on runner: any ProviderRunning
     ) async -> [MemberOutcome] {
         let count = launch.members.count
-        switch await run(invocation(launch, settings: settings), on: runner, members: count) {
+        switch await run(invocation(launch, settings: settings, owner: owner), on: runner, members: count) {
         case .success(let outcomes): return outcomes
         case .failure(let failure): return Array(repeating: .failed(failure.description, cause: failure.cause), count: count)
         }

@@ -27,15 +27,12 @@ extension Engine {
 
     /// `widgets.reload`: the directories read now, answered with what changed.
     func widgetsReload(_ call: Call) {
-        let changes = readDescriptors(.request)
-        settle(nil)
-        call.succeed(changes)
+        readDescriptors(.request) { call.succeed($0) }
     }
 
     /// `WidgetsDirectoryWatcher` saw descriptor files change (a burst of changes arrives as one call).
     public func widgetsDirectoryChanged() {
         readDescriptors(.watch)
-        settle(nil)
     }
 
     /// Whether `WidgetsDirectoryWatcher` runs, so `unknown kind` can say a new file is picked up at once.
@@ -43,21 +40,56 @@ extension Engine {
         widgetsWatched = watched
     }
 
-    /// Reads the widgets directories again (resolving owners again) and takes in what changed:
-    /// configurations follow their descriptors, new providers are scheduled, stacks evaluated
-    /// again. A bad file is skipped as at start-up, and the kinds it declared are gone until it
-    /// is fixed. A SIGHUP takes everything in again, changed or not, with `settings` when they
-    /// were valid. The caller settles.
-    @discardableResult
-    func readDescriptors(_ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil) -> DescriptorChanges {
-        let catalog = DescriptorCatalog.load(from: setup.widgetsDirectories)
-        let changes = DescriptorChanges(from: state.descriptors, to: catalog.descriptors, problems: catalog.problems)
-        for descriptor in catalog.descriptors.values.sorted(by: { $0.kind < $1.kind }) {
-            // Told once per problem: again only when it changes, as for files skipped.
-            guard let problem = descriptor.problem, state.descriptors[descriptor.kind]?.problem != problem else { continue }
-            logger.warning(
-                "kind cannot be used", metadata: ["kind": "\(descriptor.kind)", "path": "\(descriptor.source)", "reason": "\(problem)"])
+    /// Reads the widgets directories again (resolving owners again) on `descriptorReader`,
+    /// then takes in what changed on the loop and settles, and calls `done` there. Reading
+    /// files (a large or slow one, thousands of them) never holds the loop. An ask made while
+    /// a read runs is served by the next read, shared with every other ask made meanwhile.
+    func readDescriptors(
+        _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil,
+        then done: @escaping @Sendable (DescriptorChanges) -> Void = { _ in }
+    ) {
+        if let ask = descriptorReads.ask(.init(trigger: trigger, settings: newSettings, waiting: [done])) { startRead(ask) }
+    }
+
+    private func startRead(_ ask: DescriptorReads.Ask) {
+        let directories = setup.widgetsDirectories
+        let limits = (ask.settings ?? state.settings).limits
+        let loop = self.loop
+        descriptorReader.run { [self] in
+            let catalog = DescriptorCatalog.load(from: directories, limits: limits)
+            loop.execute {
+                self.assumeIsolated { engine in engine.readFinished(catalog, ask) }
+            }
         }
+    }
+
+    private func readFinished(_ catalog: DescriptorCatalog, _ ask: DescriptorReads.Ask) {
+        // After shutdown began the store takes no more changes.
+        var changes = DescriptorChanges(problems: catalogProblems, kinds: state.descriptors.count)
+        if !stopping {
+            changes = take(catalog, ask.trigger, settings: ask.settings)
+            settle(nil)
+        }
+        for done in ask.waiting { done(changes) }
+        if let next = descriptorReads.finished() { startRead(next) }
+    }
+
+    /// Takes in a catalog just read: configurations follow their descriptors, new providers
+    /// are scheduled, stacks evaluated again. A bad file is skipped as at start-up, and the
+    /// kinds it declared are gone until it is fixed. A SIGHUP takes everything in again,
+    /// changed or not, with `settings` when they were valid. The caller settles.
+    @discardableResult
+    func take(
+        _ catalog: DescriptorCatalog, _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil
+    ) -> DescriptorChanges {
+        let changes = DescriptorChanges(from: state.descriptors, to: catalog.descriptors, problems: catalog.problems)
+        var unusable = catalog.descriptors.values.filter { descriptor in
+            // Told once per problem: again only when it changes, as for files skipped.
+            guard let problem = descriptor.problem else { return false }
+            return state.descriptors[descriptor.kind]?.problem != problem
+        }
+        unusable.sort { $0.kind < $1.kind }
+        DescriptorLog.warnUnusable(unusable, logger)
         let known = Set(catalogProblems)
         let problemsChanged = catalog.problems != catalogProblems
         catalogProblems = catalog.problems
@@ -84,10 +116,11 @@ extension Engine {
     private func logRead(
         _ changes: DescriptorChanges, trigger: DescriptorReadTrigger, problemsChanged: Bool, known: Set<DescriptorProblem>
     ) {
-        for problem in changes.problems where !known.contains(problem) {
-            logger.warning("descriptor skipped", metadata: ["path": "\(problem.path)", "reason": "\(problem.reason)"])
+        DescriptorLog.warnSkipped(changes.problems.filter { !known.contains($0) }, logger)
+        // A few names and a count: a read that adds ten thousand kinds still logs one short line.
+        func list(_ kinds: [String]) -> Logger.MetadataValue {
+            "\(kinds.isEmpty ? "-" : DescriptorCatalog.summary(kinds, first: DescriptorLog.namesShown, separator: ","))"
         }
-        func list(_ kinds: [String]) -> Logger.MetadataValue { "\(kinds.isEmpty ? "-" : kinds.joined(separator: ","))" }
         let level: Logger.Level = changes.changesKinds || problemsChanged || trigger != .watch ? .info : .debug
         logger.log(
             level: level, "descriptors read",

@@ -31,6 +31,9 @@ public actor Engine {
     nonisolated let slices: SliceQueue
     /// The daemon's own uid: its callers, like root's, need no access decision.
     public nonisolated let daemonUID: UInt32
+    /// Where the widgets directories are read: a thread of its own, off the loop, one read at
+    /// a time and in the order asked (a large directory must not hold up requests).
+    nonisolated let descriptorReader = LaunchThreads(limit: 1, name: "widgetd-read")
 
     var state: DaemonState
     /// Who may do what (root, the daemon's uid, the host group); owners are in the descriptors.
@@ -50,6 +53,8 @@ public actor Engine {
     var catalogProblems: [DescriptorProblem]
     /// Whether `WidgetsDirectoryWatcher` runs (a new descriptor is then picked up at once).
     var widgetsWatched = false
+    /// The read of the widgets directories running, and the asks waiting for the next.
+    var descriptorReads = DescriptorReads()
     var stopping = false
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {

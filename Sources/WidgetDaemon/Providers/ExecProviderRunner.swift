@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WidgetDescriptorFiles
 
 /// Runs providers as child processes. Each runs in its own process group, so a time-out or
 /// a too-long answer kills everything it started. The blocking I/O happens on a launch
@@ -7,6 +8,8 @@ import Synchronization
 public final class ExecProviderRunner: ProviderRunning {
     private let threads: LaunchThreads
     private let live = Mutex<Set<pid_t>>([])
+    /// Looks programs up as `posix_spawnp` does, on the daemon's PATH.
+    private let programs = SystemPrograms()
 
     public init(maxConcurrent: Int) {
         threads = LaunchThreads(limit: maxConcurrent, name: "widgetd-launch")
@@ -34,6 +37,11 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     private func runBlocking(_ invocation: ProviderInvocation) -> Result<Data, ProviderFailure> {
+        // Checked again right before it runs (it was when its descriptor was read): a program
+        // made writable by others since then must not run as the daemon's user.
+        if let problem = programs.problem(running: invocation.exec[0], owner: invocation.owner) {
+            return .failure(.spawnFailed(problem))
+        }
         let child: SpawnedChild
         do {
             child = try SpawnedChild.spawn(argv: invocation.exec + [invocation.verb])

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetCore
 
 /// Runs a provider once. The daemon depends on this protocol so tests and benchmarks can
 /// substitute the exec runner.
@@ -19,13 +20,17 @@ public struct ProviderInvocation: Sendable {
     public var request: Data
     public var timeout: TimeInterval
     public var maxAnswerBytes: Int
+    /// The kind's owner, who may own the program besides root and the daemon's user: the
+    /// program is checked again right before it runs (`FileModeRule`).
+    public var owner: KindOwner?
 
-    public init(exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int) {
+    public init(exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int, owner: KindOwner?) {
         self.exec = exec
         self.verb = verb
         self.request = request
         self.timeout = timeout
         self.maxAnswerBytes = maxAnswerBytes
+        self.owner = owner
     }
 }
 

@@ -31,6 +31,8 @@ struct RemoteReloadFile: Sendable {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ServerError("\(temporary): \(String(cString: strerror(errno)))") }
+        // Owner only, as every state file: a file left from before keeps its mode through O_TRUNC.
+        fchmod(fd, 0o600)
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let flushed = fsync(fd) == 0
         close(fd)
