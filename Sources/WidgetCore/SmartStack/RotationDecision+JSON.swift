@@ -55,8 +55,10 @@ extension RankedCandidate {
         guard affinity.isFinite, rank.isFinite, relevance.isFinite, score?.isFinite ?? true else { return false }
         out.raw(#"{"affinity":"#)
         out.double(affinity)
-        out.raw(#","donations":"#)
-        out.strings(donations)
+        if let donations {
+            out.raw(#","donations":"#)
+            out.strings(donations)
+        }
         out.raw(#","eligible":"#)
         out.bool(eligible)
         out.raw(#","instance":"#)

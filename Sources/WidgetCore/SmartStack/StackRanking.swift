@@ -11,15 +11,16 @@ public struct RankedCandidate: Sendable, Hashable, Codable {
     /// The score relative to the instance's own best in the window, in [0, 1].
     public var relevance: Double
     public var affinity: Double
-    /// Ids (or dates) of the donations that contributed most.
-    public var donations: [String]
+    /// Ids (or dates) of the donations that contributed most; nil (the key left out) in an
+    /// answer to a caller who may not list them (`DonationSight`).
+    public var donations: [String]?
     /// False while the score in force is <= 0: never rotated in.
     public var eligible: Bool
     public var rank: Double
 
     public init(
         instance: InstanceID, score: Double?, relevanceSince: Date?, relevanceUntil: Date?, relevance: Double, affinity: Double,
-        donations: [String], eligible: Bool, rank: Double
+        donations: [String]?, eligible: Bool, rank: Double
     ) {
         self.instance = instance
         self.score = score

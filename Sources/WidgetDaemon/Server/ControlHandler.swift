@@ -49,7 +49,7 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
                 loop.execute { handler.value.answered(answer) }
             }
         }
-        subscriber = Subscriber { line in
+        subscriber = Subscriber(caller: caller) { line in
             if loop.inEventLoop {
                 handler.value.deliver(line)
             } else {
