@@ -19,10 +19,22 @@ public enum ControlEscaping {
     /// `text` with every escaped scalar written out; `text` itself when it holds none (the
     /// common case costs one scan and no copy).
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
+        escaped(text, keepingNewlines: false)
+    }
+
+    /// As `escaped`, keeping the newlines of a text made of several lines on purpose (a
+    /// printer's own layout); a value put in it should be escaped whole first.
+    public static func escapedKeepingNewlines(_ text: String) -> String {
+        escaped(text, keepingNewlines: true)
+    }
+
+    // By scalars: a String's "\r\n" is one Character, and must not hide its carriage return.
+    private static func escaped(_ text: String, keepingNewlines: Bool) -> String {
+        func escapes(_ scalar: Unicode.Scalar) -> Bool { isEscaped(scalar) && !(keepingNewlines && scalar == "\n") }
+        guard text.unicodeScalars.contains(where: escapes) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isEscaped(scalar) else {
+            guard escapes(scalar) else {
                 out.append(scalar)
                 continue
             }
@@ -35,12 +47,5 @@ public enum ControlEscaping {
             out.append(contentsOf: written.unicodeScalars)
         }
         return String(out)
-    }
-
-    /// As `escaped`, keeping the newlines of a text made of several lines on purpose (a
-    /// printer's own layout); a value put in it should be escaped whole first.
-    public static func escapedKeepingNewlines(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isEscaped($0) && $0 != "\n" }) else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 }
