@@ -22,7 +22,7 @@ import WidgetProtocol
         }
         let subscribers = [
             subscriber("daemon", nil), subscriber("owner", Self.owner), subscriber("other", Self.other),
-            subscriber("other2", Self.other),
+            subscriber("other2", PeerCredentials(uid: Self.other.uid, gid: Self.other.gid, pid: 7)),
         ]
         for item in subscribers { hub.subscribe(item) }
         let candidates = [
@@ -41,7 +41,7 @@ import WidgetProtocol
             return caller == Self.owner ? DonationSight.everything : DonationSight.nothing.narrowed(to: event.donationInstances)
         }
         let lines = seen.withLock { $0 }
-        #expect(asked == 3, "the daemon's own subscriber needs no decision")
+        #expect(asked == 2, "the daemon's own subscriber needs no decision; one user's two subscriptions share one")
         #expect(lines["daemon"]?.first?.contains("secret-id") == true)
         #expect(lines["owner"]?.first?.contains("secret-id") == true)
         #expect(lines["other"]?.first?.contains("secret-id") == false)

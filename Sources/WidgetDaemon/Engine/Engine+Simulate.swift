@@ -30,7 +30,7 @@ extension Engine {
         let start = now
         // Read now, on the loop: the report's donations are those of instances stacked at the start.
         let stacked = Set(state.stacks.names.flatMap { state.stacks[$0]?.instances ?? [] })
-        let sight = call.trusted ? .everything : donationSight(call.caller, among: stacked)
+        let sight = call.trusted ? .everything : donationSights(among: stacked)(call.caller)
         let loop = self.loop
         let runner = self.runner
         Task.detached {

@@ -211,7 +211,7 @@ extension Engine {
             if involved.isEmpty {
                 events.publish(event)
             } else {
-                events.publish(event) { caller in donationSight(caller, among: involved) }
+                events.publish(event, sight: donationSights(among: involved))
             }
         }
     }

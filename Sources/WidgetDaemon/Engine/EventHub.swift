@@ -37,8 +37,17 @@ public final class EventHub: Sendable {
         let targets = subscribers.withLock { Array($0.values) }
         guard !targets.isEmpty else { return }
         var forms: [DonationSight: ByteBuffer?] = [:]
+        // A user's bars and scripts share one decision: rights do not depend on the pid.
+        var sights: [PeerCredentials: DonationSight] = [:]
         for target in targets {
-            let seen = target.caller.map(sight) ?? .everything
+            let seen = target.caller.map { caller in
+                var rights = caller
+                rights.pid = 0
+                if let known = sights[rights] { return known }
+                let decided = sight(caller)
+                sights[rights] = decided
+                return decided
+            } ?? .everything
             if forms[seen] == nil { forms[seen] = Self.line(event.redacted(for: seen)) }
             if let buffer = forms[seen] ?? nil { target.deliver(buffer) }
         }
