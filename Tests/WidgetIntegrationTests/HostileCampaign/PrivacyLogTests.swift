@@ -205,6 +205,45 @@ extension Integration {
             print("privacy: forged intent type and hostile stack name: 0 forged log lines, 0 raw control bytes in \(lines.count) log lines")
         }
 
+        /// The journal gets the same escaped text: a field holds no raw control character, and
+        /// the forged intent type adds no entry.
+        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        func theJournalGetsNamesEscaped() throws {
+            let journald = try JournalFixture.ensureRunning()
+            defer { journald?.stop() }
+            let fixture = try DaemonFixture()
+            chmod(fixture.directory, 0o755)
+            let users = try AuthUsers(in: fixture.directory)
+            defer {
+                fixture.stop()
+                users.remove()
+            }
+            try fixture.start(arguments: ["--log-target", "journal"])
+            chmod(fixture.socketPath, 0o666)
+            // PIDs are reused and the journal outlives test runs: names of this run's own.
+            let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            let stack = Self.hostileStack + tag
+            #expect(fixture.ctl("stack", "create", stack).status == 0)
+            #expect(users.ctl(as: users.other, ["donate", Self.forgedIntent + tag], socket: fixture.socketPath).result.status == 1)
+            let pid = try #require(fixture.pid)
+            fixture.stop()
+
+            let entries = JournalFixture.entries(matching: ["SYSLOG_IDENTIFIER=widgetd", "_PID=\(pid)"])
+            let created = try #require(entries.first { $0["MESSAGE"] as? String == "stack created" })
+            #expect(created["STACK"] as? String == #"\u{1B}[2J\n"# + tag)
+            let refused = try #require(entries.first { $0["MESSAGE"] as? String == "permission denied" })
+            #expect(refused["INTENT_TYPE"] as? String == #"X\n2026-11-27T09:14:00Z info widgetd stopped FORGED\u{1B}[31m"# + tag)
+            #expect(!entries.contains { ($0["MESSAGE"] as? String)?.contains("FORGED") == true })
+            for entry in entries {
+                for (key, value) in entry {
+                    // journalctl -o json writes a field with control characters as an array of bytes.
+                    #expect(value is String || key.hasPrefix("__"), "\(key) is not plain text: \(value)")
+                    if let text = value as? String { Self.expectNoRawControls(text, "journal field \(key)") }
+                }
+            }
+            print("privacy: \(entries.count) journal entries of the run, every field plain text")
+        }
+
         // MARK: Helpers
 
         private static func intentKind(_ fixture: DaemonFixture, kind: String, intentType: String, owner: [String: String]?) throws {
