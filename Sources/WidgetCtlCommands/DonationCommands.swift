@@ -107,9 +107,9 @@ struct ExplainCommand: ParsableCommand {
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 
     /// `hidden` where the daemon left them out: the caller may not list that intent type's donations.
-    static func donations(_ ids: [String]?) -> String {
-        guard let ids else { return "hidden" }
-        return ids.isEmpty ? "-" : ids.joined(separator: ",")
+    static func donations(_ candidate: RankedCandidate) -> String {
+        if candidate.donationsHidden == true { return "hidden" }
+        return candidate.donations.isEmpty ? "-" : candidate.donations.joined(separator: ",")
     }
 
     func run() throws {
@@ -124,7 +124,7 @@ struct ExplainCommand: ParsableCommand {
                 table.add(
                     candidate.instance == explanation.top ? "▶" : " ", candidate.instance, Self.format(candidate.rank),
                     Self.format(candidate.relevance), candidate.score.map { String($0) } ?? "-", window, Self.format(candidate.affinity),
-                    Self.donations(candidate.donations), candidate.eligible ? "yes" : "no (score <= 0)")
+                    Self.donations(candidate), candidate.eligible ? "yes" : "no (score <= 0)")
             }
             table.print()
             Terminal.print(explanation.why)

@@ -39,26 +39,34 @@ import WidgetProtocol
     @Test func aCandidateLosesOnlyItsDonations() {
         let sight = DonationSight(instances: ["a"])
         let redacted = Self.decision.redacted(for: sight)
-        #expect(redacted.candidates.map(\.donations) == [["d1"], nil, nil])
+        #expect(redacted.candidates.map(\.donations) == [["d1"], [], []])
+        #expect(redacted.candidates.map(\.donationsHidden) == [nil, true, true])
         var expected = Self.decision
-        for index in 1...2 { expected.candidates[index].donations = nil }
+        for index in 1...2 {
+            expected.candidates[index].donations = []
+            expected.candidates[index].donationsHidden = true
+        }
         #expect(redacted == expected)
         #expect(Self.decision.redacted(for: .everything) == Self.decision)
-        #expect(Self.decision.redacted(for: .nothing).candidates.allSatisfy { $0.donations == nil })
+        #expect(Self.decision.redacted(for: .nothing).candidates.allSatisfy { $0.donations.isEmpty && $0.donationsHidden == true })
     }
 
-    /// The key is left out, not written empty; the rest is written as before.
-    @Test func theKeyIsLeftOut() throws {
+    /// Emptied and marked, so a client that expects the array still reads it; the rest is
+    /// written as before.
+    @Test func theArrayIsEmptiedAndMarked() throws {
         let text = try #require(Self.decision.redacted(for: .nothing).jsonText)
-        #expect(!text.contains("donations") && !text.contains("d1") && !text.contains("2026-01-04"))
-        #expect(text.contains(#""affinity":0.75"#))
+        #expect(!text.contains("d1") && !text.contains("2026-01-04"))
+        #expect(text.contains(#""affinity":0.75,"donations":[],"donationsHidden":true,"eligible":true"#))
         let full = try #require(Self.decision.jsonText)
-        #expect(full.contains(#""donations":["d1"]"#))
+        #expect(full.contains(#""donations":["d1"],"eligible""#))
         // What the encoder writes is the same.
         let encoded = String(decoding: try WidgetJSON.encoder.encode(Self.decision.redacted(for: .nothing)), as: UTF8.self)
         #expect(encoded == text)
         let decoded = try WidgetJSON.decoder.decode(RotationDecision.self, from: Data(text.utf8))
-        #expect(decoded.candidates.allSatisfy { $0.donations == nil })
+        #expect(decoded.candidates.allSatisfy { $0.donations.isEmpty && $0.donationsHidden == true })
+        // A decision stored before the mark existed reads back unmarked.
+        let old = full.replacingOccurrences(of: #","donationsHidden":true"#, with: "")
+        #expect(try WidgetJSON.decoder.decode(RotationDecision.self, from: Data(old.utf8)) == Self.decision)
     }
 
     @Test func simulationTicksOfHiddenInstancesGo() {
@@ -80,12 +88,13 @@ import WidgetProtocol
         let explanation = Explanation(
             stack: "home", top: "a", now: Self.date, smartRotate: true, candidates: Self.decision.candidates, best: "b", why: "b ranks best")
         let redacted = explanation.redacted(for: DonationSight(instances: ["c"]))
-        #expect(redacted.candidates.map(\.donations) == [nil, nil, []])
+        #expect(redacted.candidates.map(\.donations) == [[], [], []])
+        #expect(redacted.candidates.map(\.donationsHidden) == [true, true, nil])
         #expect(redacted.why == explanation.why && redacted.best == explanation.best)
 
         let event = WidgetEvent(type: .rotation, date: Self.date, decision: Self.decision)
         #expect(event.donationInstances == ["a", "b", "c"])
-        #expect(event.redacted(for: .nothing).decision?.candidates.allSatisfy { $0.donations == nil } == true)
+        #expect(event.redacted(for: .nothing).decision?.candidates.allSatisfy { $0.donationsHidden == true } == true)
         let reload = WidgetEvent(type: .reload, date: Self.date, instances: ["a"], kind: "k")
         #expect(reload.donationInstances.isEmpty)
     }

@@ -1,14 +1,18 @@
 import Foundation
 
 // What each value that can show donations leaves out for a caller who may not list them
-// (`DonationSight`): a candidate's donation ids and dates (the key left out), and a
-// simulation's donation ticks of instances the caller may not see (the entries left out).
+// (`DonationSight`): a candidate's donation ids and dates (emptied, and marked
+// `donationsHidden`), and a simulation's donation ticks of instances the caller may not see
+// (the entries left out).
 
 extension RankedCandidate: DonationRedactable {
+    /// Marked even when no donation contributed: whether any did is itself the caller's to
+    /// know only if it may list them.
     public func redacted(for sight: DonationSight) -> RankedCandidate {
-        guard donations != nil, !sight.shows(instance) else { return self }
+        guard !sight.shows(instance) else { return self }
         var copy = self
-        copy.donations = nil
+        copy.donations = []
+        copy.donationsHidden = true
         return copy
     }
 }
@@ -20,9 +24,9 @@ extension RotationDecision: DonationRedactable {
         return copy
     }
 
-    /// The instances whose donations it shows.
+    /// The instances of its candidates: whose donations it may show.
     public var donationInstances: Set<InstanceID> {
-        Set(candidates.filter { $0.donations != nil }.map(\.instance))
+        Set(candidates.map(\.instance))
     }
 }
 

@@ -55,9 +55,11 @@ extension RankedCandidate {
         guard affinity.isFinite, rank.isFinite, relevance.isFinite, score?.isFinite ?? true else { return false }
         out.raw(#"{"affinity":"#)
         out.double(affinity)
-        if let donations {
-            out.raw(#","donations":"#)
-            out.strings(donations)
+        out.raw(#","donations":"#)
+        out.strings(donations)
+        if let donationsHidden {
+            out.raw(#","donationsHidden":"#)
+            out.bool(donationsHidden)
         }
         out.raw(#","eligible":"#)
         out.bool(eligible)

@@ -79,8 +79,9 @@ extension Integration {
                 let explained = ctl(who.user, "--json", "explain", "home")
                 #expect(explained.status == 0, "\(who.name): \(explained.stderr)")
                 let candidates = explained.object["candidates"] as? [[String: Any]] ?? []
-                #expect((Self.donations(candidates, owned) != nil) == who.owned, "\(who.name) explain: \(explained.stdout)")
-                #expect((Self.donations(candidates, free) != nil) == who.free, "\(who.name) explain: \(explained.stdout)")
+                #expect(Self.hidden(candidates, owned) == !who.owned, "\(who.name) explain: \(explained.stdout)")
+                #expect(Self.hidden(candidates, free) == !who.free, "\(who.name) explain: \(explained.stdout)")
+                if who.owned { #expect(Self.donations(candidates, owned)?.isEmpty == false, "\(who.name) explain") }
                 #expect(Self.stripped(explained.object) == Self.stripped(full), "\(who.name) explain")
                 Self.expectNoForeignIDs(explained.stdout, free: who.free, owned: who.owned, "\(who.name) explain")
 
@@ -94,8 +95,8 @@ extension Integration {
                 #expect(log.status == 0 && !log.array.isEmpty, "\(who.name): \(log.stderr)")
                 for decision in log.array {
                     let candidates = decision["candidates"] as? [[String: Any]] ?? []
-                    if !who.owned { #expect(Self.donations(candidates, owned) == nil, "\(who.name) log") }
-                    if !who.free { #expect(Self.donations(candidates, free) == nil, "\(who.name) log") }
+                    if !who.owned { #expect(Self.hidden(candidates, owned), "\(who.name) log") }
+                    if !who.free { #expect(Self.hidden(candidates, free), "\(who.name) log") }
                 }
                 Self.expectNoForeignIDs(log.stdout, free: who.free, owned: who.owned, "\(who.name) log")
                 Self.expectNoForeignIDs(ctl(who.user, "log").stdout, free: who.free, owned: who.owned, "\(who.name) log table")
@@ -121,11 +122,11 @@ extension Integration {
                 let rotations = watch.events.compactMap { $0["decision"] as? [String: Any] }
                 for decision in rotations {
                     let candidates = decision["candidates"] as? [[String: Any]] ?? []
-                    if !who.owned { #expect(Self.donations(candidates, owned) == nil, "\(watch.name) event") }
-                    if !who.free { #expect(Self.donations(candidates, free) == nil, "\(watch.name) event") }
+                    if !who.owned { #expect(Self.hidden(candidates, owned), "\(watch.name) event") }
+                    if !who.free { #expect(Self.hidden(candidates, free), "\(watch.name) event") }
                 }
                 if who.owned {
-                    #expect(rotations.contains { Self.donations($0["candidates"] as? [[String: Any]] ?? [], owned) != nil }, "\(watch.name)")
+                    #expect(rotations.contains { Self.donations($0["candidates"] as? [[String: Any]] ?? [], owned)?.isEmpty == false }, "\(watch.name)")
                 }
                 Self.expectNoForeignIDs(watch.text, free: who.free, owned: who.owned, "\(watch.name) events")
                 print("privacy: \(watch.name) got \(watch.events.count) events, \(rotations.count) rotations")
@@ -258,9 +259,15 @@ extension Integration {
             try data.write(to: URL(fileURLWithPath: fixture.widgetsDirectory + "/" + kind + ".json"))
         }
 
-        /// The donations of `instance`'s candidate; nil when the key is left out.
+        /// The donations of `instance`'s candidate.
         private static func donations(_ candidates: [[String: Any]], _ instance: String) -> [String]? {
             candidates.first { $0["instance"] as? String == instance }?["donations"] as? [String]
+        }
+
+        /// `instance`'s candidate has its donations emptied and marked hidden.
+        private static func hidden(_ candidates: [[String: Any]], _ instance: String) -> Bool {
+            guard let candidate = candidates.first(where: { $0["instance"] as? String == instance }) else { return false }
+            return candidate["donationsHidden"] as? Bool == true && (candidate["donations"] as? [String]) == []
         }
 
         /// An explanation without its candidates' donations, as sorted JSON.
@@ -269,6 +276,7 @@ extension Integration {
             copy["candidates"] = (object["candidates"] as? [[String: Any]])?.map { candidate in
                 var candidate = candidate
                 candidate.removeValue(forKey: "donations")
+                candidate.removeValue(forKey: "donationsHidden")
                 return candidate
             }
             let data = (try? JSONSerialization.data(withJSONObject: copy, options: [.sortedKeys])) ?? Data()
