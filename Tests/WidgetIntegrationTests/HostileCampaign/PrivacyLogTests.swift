@@ -179,6 +179,7 @@ extension Integration {
             Self.expectNoRawControls(log, "the daemon's log")
             let lines = log.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(!lines.contains { $0.hasPrefix("2026-11-27T09:14:00Z info widgetd stopped") }, "a forged line")
+            #expect(lines.filter { $0.contains("permission denied") }.count == 1)
             let refusalLine = lines.first { $0.contains("permission denied") && $0.contains("FORGED") }
             #expect(refusalLine?.contains(#"intent_type=X\n2026-11-27T09:14:00Z info widgetd stopped FORGED\u{1B}[31m"#) == true, "\(refusalLine ?? "")")
             let created = lines.first { $0.contains("stack created") }
@@ -200,7 +201,9 @@ extension Integration {
             #expect(list.split(separator: "\n").count == 4, "a header and three rows: \(list)")
             // A refusal printed by widgetctl as root (a stack that does not exist) quotes the name escaped.
             let missing = fixture.ctl("stack", "show", "\u{1B}[31mnone\n")
+            #expect(missing.status == 1)
             Self.expectNoRawControls(missing.stderr, "widgetctl's error")
+            #expect(missing.stderr.split(separator: "\n").count == 1, "one line: \(missing.stderr)")
             // --json stays JSON: the name round-trips.
             #expect(fixture.ctl("--json", "stack", "list").array.first?["name"] as? String == Self.hostileStack)
             print("privacy: forged intent type and hostile stack name: 0 forged log lines, 0 raw control bytes in \(lines.count) log lines")
