@@ -46,7 +46,7 @@ struct BatchCommand: ParsableCommand {
             print(reply.line.map { String(decoding: $0, as: UTF8.self) } ?? "[]")
         } else {
             for (call, (id, answer)) in zip(calls, zip(reply.ids, reply.answers)) {
-                print("\(id.map { "\($0)" } ?? "-") \(call.method): \(Self.text(answer))")
+                Terminal.print("\(id.map { "\($0)" } ?? "-") \(call.method): \(Self.text(answer))")
             }
         }
         let failed = reply.answers.compactMap(\.error)

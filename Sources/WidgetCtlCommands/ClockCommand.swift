@@ -11,7 +11,7 @@ struct ClockCommand: ParsableCommand {
         global.emit(info) {
             var line = "\(info.mode) clock at \(WidgetCtlCommands.Show.date(info.now))"
             if let processed = info.processed { line += " (\(processed) events processed)" }
-            print(line)
+            Terminal.print(line)
         }
     }
 

@@ -53,13 +53,13 @@ struct OptionsCommand: ParsableCommand {
 enum EntryOutput {
     static func show(_ result: EntryResult, _ global: GlobalOptions) {
         global.emit(result) {
-            print("\(result.kind)  \(result.family.rawValue)  configuration: \(Show.configuration(result.configuration))")
-            print("date:      \(Show.date(result.entry.date))")
+            Terminal.print("\(result.kind)  \(result.family.rawValue)  configuration: \(Show.configuration(result.configuration))")
+            Terminal.print("date:      \(Show.date(result.entry.date))")
             if let relevance = result.entry.relevance {
-                print("relevance: \(Show.relevance(relevance))")
+                Terminal.print("relevance: \(Show.relevance(relevance))")
             }
             let content = (try? WidgetJSON.prettyEncoder.encode(result.entry.content)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-            print("content:   \(content.replacingOccurrences(of: "\n", with: "\n           "))")
+            Terminal.print(lines: "content:   \(content.replacingOccurrences(of: "\n", with: "\n           "))")
         }
     }
 }

@@ -22,7 +22,7 @@ struct DonateCommand: ParsableCommand {
         let params = DonateParams(intentType: intent, parameters: try Assignments.parse(assignments), date: date, id: id, group: group)
         let result = try global.call(.donate, params, as: DonateResult.self)
         global.emit(result) {
-            print("donation recorded; matches \(result.matched.isEmpty ? "no instance" : result.matched.joined(separator: " "))")
+            Terminal.print("donation recorded; matches \(result.matched.isEmpty ? "no instance" : result.matched.joined(separator: " "))")
         }
     }
 }
@@ -67,7 +67,7 @@ struct DonationsCommand: ParsableCommand {
         func run() throws {
             let result = try global.call(
                 .donationsDelete, DonationsDeleteParams(id: id, group: group, all: all ? true : nil), as: DonationsDeleteResult.self)
-            global.emit(result) { print("deleted \(result.deleted) donation\(result.deleted == 1 ? "" : "s")") }
+            global.emit(result) { Terminal.print("deleted \(result.deleted) donation\(result.deleted == 1 ? "" : "s")") }
         }
     }
 }
@@ -106,10 +106,16 @@ struct ExplainCommand: ParsableCommand {
 
     static func format(_ value: Double) -> String { String(format: "%.3f", value) }
 
+    /// `hidden` where the daemon left them out: the caller may not list that intent type's donations.
+    static func donations(_ candidate: RankedCandidate) -> String {
+        if candidate.donationsHidden == true { return "hidden" }
+        return candidate.donations.isEmpty ? "-" : candidate.donations.joined(separator: ",")
+    }
+
     func run() throws {
         let explanation = try global.call(.explain, StackNameParams(name: name), as: Explanation.self)
         global.emit(explanation) {
-            print("\(explanation.stack) at \(Show.date(explanation.now)): top \(explanation.top ?? "-")")
+            Terminal.print("\(explanation.stack) at \(Show.date(explanation.now)): top \(explanation.top ?? "-")")
             var table = Table("", "INSTANCE", "RANK", "RELEVANCE", "SCORE", "WINDOW", "AFFINITY", "DONATIONS", "ELIGIBLE")
             for candidate in explanation.candidates {
                 let window = candidate.relevanceSince.map { since in
@@ -118,10 +124,10 @@ struct ExplainCommand: ParsableCommand {
                 table.add(
                     candidate.instance == explanation.top ? "▶" : " ", candidate.instance, Self.format(candidate.rank),
                     Self.format(candidate.relevance), candidate.score.map { String($0) } ?? "-", window, Self.format(candidate.affinity),
-                    candidate.donations.isEmpty ? "-" : candidate.donations.joined(separator: ","), candidate.eligible ? "yes" : "no (score <= 0)")
+                    Self.donations(candidate), candidate.eligible ? "yes" : "no (score <= 0)")
             }
             table.print()
-            print(explanation.why)
+            Terminal.print(explanation.why)
         }
     }
 }

@@ -18,7 +18,7 @@ struct AddCommand: ParsableCommand {
         let configuration = try Assignments.parse(assignments)
         let result = try global.call(
             .add, AddParams(kind: kind, family: family, configuration: configuration, stack: stack), as: AddResult.self)
-        global.emit(result) { print(result.id) }
+        global.emit(result) { Terminal.print(result.id) }
     }
 }
 
@@ -29,7 +29,7 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         let result = try global.call(.remove, InstanceParams(id: id), as: RemoveResult.self)
-        global.emit(result) { print("removed \(result.removed)") }
+        global.emit(result) { Terminal.print("removed \(result.removed)") }
     }
 }
 
@@ -49,7 +49,7 @@ struct ConfigureCommand: ParsableCommand {
         let configuration = try Assignments.parse(assignments)
         let info = try global.call(
             .configure, ConfigureParams(id: id, configuration: configuration, replace: replace ? true : nil), as: InstanceInfo.self)
-        global.emit(info) { print("\(info.id) configuration: \(Show.configuration(info.configuration))") }
+        global.emit(info) { Terminal.print("\(info.id) configuration: \(Show.configuration(info.configuration))") }
     }
 }
 

@@ -15,9 +15,9 @@ struct PerformCommand: ParsableCommand {
         let result = try global.call(.perform, PerformParams(instance: id, action: action), as: PerformResult.self)
         global.emit(result) {
             if case .object(let fields) = result.result, case .string(let dialog)? = fields["dialog"] {
-                print(dialog)
+                Terminal.print(lines: dialog)
             }
-            print("\(result.action) performed on \(result.instance); reload \(result.reload == "exempt" ? "at once (exempt from the budget)" : "budgeted (action-reloads-per-minute reached)")")
+            Terminal.print("\(result.action) performed on \(result.instance); reload \(result.reload == "exempt" ? "at once (exempt from the budget)" : "budgeted (action-reloads-per-minute reached)")")
         }
     }
 }

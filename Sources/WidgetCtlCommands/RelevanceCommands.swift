@@ -21,14 +21,14 @@ struct RelevanceCommand: ParsableCommand {
             let result = try global.call(.invalidateRelevance, InvalidateRelevanceParams(kinds: kinds), as: InvalidateRelevanceResult.self)
             global.emit(result) {
                 func line(_ label: String, _ ids: [String]) {
-                    if !ids.isEmpty { print("\(label): \(ids.joined(separator: " "))") }
+                    if !ids.isEmpty { Terminal.print("\(label): \(ids.joined(separator: " "))") }
                 }
                 line("relevance refreshed", result.updated)
                 line("not asked (relevance-per-hour reached)", result.limited)
                 line("answer dropped (content changed meanwhile)", result.dropped)
-                for failure in result.failed { print("failed: \(failure.instance): \(failure.error)") }
+                for failure in result.failed { Terminal.print("failed: \(failure.instance): \(failure.error)") }
                 if result.updated.isEmpty, result.limited.isEmpty, result.dropped.isEmpty, result.failed.isEmpty {
-                    print("no instance with a timeline to ask")
+                    Terminal.print("no instance with a timeline to ask")
                 }
             }
         }

@@ -30,7 +30,7 @@ struct ReloadCommand: ParsableCommand {
                 .reloadTimelines,
                 ReloadTimelinesParams(kinds: kinds, instances: instances.isEmpty ? nil : instances, userInitiated: userInitiated))
         global.emit(result) {
-            print("reload requested for \(result.instances.count) instance\(result.instances.count == 1 ? "" : "s")\(result.instances.isEmpty ? "" : ": " + result.instances.joined(separator: " "))")
+            Terminal.print("reload requested for \(result.instances.count) instance\(result.instances.count == 1 ? "" : "s")\(result.instances.isEmpty ? "" : ": " + result.instances.joined(separator: " "))")
         }
     }
 }
@@ -65,12 +65,12 @@ struct BudgetCommand: ParsableCommand {
         let budget = try global.call(.budget, InstanceParams(id: id), as: BudgetResult.self)
         global.emit(budget) {
             guard budget.enabled else {
-                print("\(budget.instance): budget off (--no-budget)")
+                Terminal.print("\(budget.instance): budget off (--no-budget)")
                 return
             }
             let lowered = budget.fullLimit.map { " (lowered from \($0): no host has shown it in 24 h)" } ?? ""
             let shown = budget.shown == true ? "now" : budget.lastShown.map { Show.date($0) } ?? "never"
-            print("""
+            Terminal.print(lines: """
                 \(budget.instance): \(budget.used) of \(budget.limit) budgeted reloads used in the last 24 h\(lowered)
                 last shown by a host: \(shown)
                 minimum spacing: \(DurationText.format(budget.spacing))
@@ -79,9 +79,9 @@ struct BudgetCommand: ParsableCommand {
                 """)
             if let pending = budget.pending {
                 if let held = pending.heldReason {
-                    print("pending: \(held.rawValue) reload held (hidden): runs when a host shows the instance")
+                    Terminal.print("pending: \(held.rawValue) reload held (hidden): runs when a host shows the instance")
                 } else {
-                    print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
+                    Terminal.print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
                 }
             }
         }

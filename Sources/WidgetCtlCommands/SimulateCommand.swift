@@ -95,7 +95,7 @@ struct SimulateCommand: ParsableCommand {
             }
         }
         let catalog = DescriptorCatalog.load(from: widgetsDirectories.isEmpty ? ["/etc/widgetd/widgets.d"] : widgetsDirectories)
-        for problem in catalog.problems { FileHandle.standardError.write(Data("widgetctl: descriptor skipped: \(problem)\n".utf8)) }
+        for problem in catalog.problems { Terminal.printError("widgetctl: descriptor skipped: \(Terminal.text("\(problem)"))") }
         var daemonState = DaemonState(descriptors: catalog.descriptors, settings: settings, calendar: .current)
         _ = daemonState.restore(persisted, at: start)
         let hours = self.hours ?? SimulateParams.defaultHours
@@ -106,13 +106,13 @@ struct SimulateCommand: ParsableCommand {
     static func printTables(_ report: SimulationReport) {
         let counts = report.counts
         let providers = counts.providerLaunches > 0 ? ", \(counts.providerLaunches) provider launches, \(counts.failed) failed" : ""
-        print("""
+        Terminal.print(lines: """
             simulated \(Show.date(report.start)) to \(Show.date(report.end)): \(report.stacks.count) \
             stack\(report.stacks.count == 1 ? "" : "s"), \
             \(counts.rotations) rotations, \(counts.heldBack) held back, \(counts.entryChanges) entry changes, reloads \
             \(counts.budgeted) budgeted, \(counts.exempt) exempt, \(counts.deferred) deferred\(providers)\(report.truncated ? " (truncated)" : "")
             """)
-        print("\nROTATIONS")
+        Terminal.print(lines: "\nROTATIONS")
         var rotations = Table("DATE", "STACK", "FROM", "TO", "REASON")
         for rotation in report.rotations.prefix(rows) {
             rotations.add(
@@ -121,7 +121,7 @@ struct SimulateCommand: ParsableCommand {
         }
         rotations.print()
         more(report.rotations.count)
-        print("\nRELOADS")
+        Terminal.print(lines: "\nRELOADS")
         var reloads = Table("DATE", "INSTANCE", "KIND", "REASON", "BUDGET", "WANTED", "FAILED")
         for reload in report.reloads.prefix(rows) {
             reloads.add(
@@ -130,7 +130,7 @@ struct SimulateCommand: ParsableCommand {
         }
         reloads.print()
         more(report.reloads.count)
-        print("\nENTRY CHANGES")
+        Terminal.print(lines: "\nENTRY CHANGES")
         var changes = Table("DATE", "INSTANCE")
         for change in report.entryChanges.prefix(rows) { changes.add(Show.date(change.date), change.instance) }
         changes.print()
@@ -138,6 +138,6 @@ struct SimulateCommand: ParsableCommand {
     }
 
     private static func more(_ count: Int) {
-        if count > rows { print("… \(count - rows) more (--json has them all)") }
+        if count > rows { Terminal.print("… \(count - rows) more (--json has them all)") }
     }
 }

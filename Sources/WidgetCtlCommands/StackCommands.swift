@@ -10,7 +10,7 @@ struct VisibleCommand: ParsableCommand {
     @Argument(help: "Instance ids; none: nothing is visible.", completion: Completions.instances) var ids: [String] = []
     func run() throws {
         let result = try global.call(.visible, VisibleParams(instances: ids), as: VisibleResult.self)
-        global.emit(result) { print("visible: \(result.visible.isEmpty ? "none" : result.visible.joined(separator: " "))") }
+        global.emit(result) { Terminal.print("visible: \(result.visible.isEmpty ? "none" : result.visible.joined(separator: " "))") }
     }
 }
 
@@ -21,12 +21,12 @@ struct StackCommand: ParsableCommand {
 
     static func report(_ info: StackInfo, _ global: GlobalOptions) {
         global.emit(info) {
-            print("\(info.name): top \(info.top ?? "-"), Smart Rotate \(info.smartRotate ? "on" : "off")")
+            Terminal.print("\(info.name): top \(info.top ?? "-"), Smart Rotate \(info.smartRotate ? "on" : "off")")
             for id in info.instances {
                 let marks = [id == info.top ? "top" : nil, id == info.userChoice ? "user's choice" : nil].compactMap { $0 }
-                print("  \(id)\(marks.isEmpty ? "" : "  (" + marks.joined(separator: ", ") + ")")")
+                Terminal.print("  \(id)\(marks.isEmpty ? "" : "  (" + marks.joined(separator: ", ") + ")")")
             }
-            if let hold = info.holdUntil { print("user hold until \(Show.date(hold))") }
+            if let hold = info.holdUntil { Terminal.print("user hold until \(Show.date(hold))") }
         }
     }
 
@@ -100,7 +100,7 @@ struct StackCommand: ParsableCommand {
         @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         func run() throws {
             let result = try global.call(.stackRemove, StackNameParams(name: name), as: RemoveResult.self)
-            global.emit(result) { print("removed stack \(result.removed)") }
+            global.emit(result) { Terminal.print("removed stack \(result.removed)") }
         }
     }
 }

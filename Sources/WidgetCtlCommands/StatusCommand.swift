@@ -8,7 +8,7 @@ struct PingCommand: ParsableCommand {
 
     func run() throws {
         let result = try global.call(.ping, EmptyParams(), as: PingResult.self)
-        global.emit(result) { print("widgetd \(result.daemon), protocol \(result.protocol)") }
+        global.emit(result) { Terminal.print("widgetd \(result.daemon), protocol \(result.protocol)") }
     }
 }
 
@@ -19,7 +19,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let status = try global.call(.status, EmptyParams(), as: StatusResult.self)
         global.emit(status) {
-            print("""
+            Terminal.print(lines: """
                 widgetd \(status.daemon) (protocol \(status.protocol))
                 clock:            \(status.clock.mode) \(Show.date(status.clock.now))
                 kinds:            \(status.kinds)\(status.descriptorProblems > 0 ? " (\(status.descriptorProblems) descriptor files skipped: see 'widgetctl widgets')" : "")

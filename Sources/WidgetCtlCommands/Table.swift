@@ -1,7 +1,8 @@
 import Foundation
 import WidgetCore
 
-/// Left-aligned columns for human output.
+/// Left-aligned columns for human output. Every cell is escaped whole (`Terminal.text`): a
+/// name from the daemon stays in its cell, on its row.
 struct Table {
     var header: [String]
     var rows: [[String]] = []
@@ -11,7 +12,7 @@ struct Table {
     }
 
     mutating func add(_ cells: String...) {
-        rows.append(cells)
+        rows.append(cells.map(Terminal.text))
     }
 
     func render() -> String {

@@ -11,22 +11,22 @@ struct TimelineCommand: ParsableCommand {
     func run() throws {
         let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
         global.emit(result) {
-            print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
+            Terminal.print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
             guard let policy = result.policy else {
-                print("no timeline yet: the host shows the placeholder")
-                if let error = result.lastError { print("last reload failed: \(error)") }
+                Terminal.print("no timeline yet: the host shows the placeholder")
+                if let error = result.lastError { Terminal.print("last reload failed: \(error)") }
                 return
             }
-            print("policy: \(Self.describe(policy))   received: \(Show.date(result.receivedAt))")
+            Terminal.print("policy: \(Self.describe(policy))   received: \(Show.date(result.receivedAt))")
             if let reload = result.nextReload {
-                print("next reload: \(Show.date(reload.due)) (\(reload.reason.rawValue)\(reload.deferredByBudget ? ", deferred by budget from \(Show.date(reload.wanted))" : ""))")
+                Terminal.print("next reload: \(Show.date(reload.due)) (\(reload.reason.rawValue)\(reload.deferredByBudget ? ", deferred by budget from \(Show.date(reload.wanted))" : ""))")
             } else {
-                print("next reload: none")
+                Terminal.print("next reload: none")
             }
-            if let error = result.lastError { print("last reload failed: \(error)") }
-            if result.invalidated == true { print("invalidated: an action was performed; the reload after it has not ended") }
+            if let error = result.lastError { Terminal.print("last reload failed: \(error)") }
+            if result.invalidated == true { Terminal.print("invalidated: an action was performed; the reload after it has not ended") }
             if let actions = result.currentEntry?.actions, !actions.isEmpty {
-                print("actions: " + actions.map { "\($0.id) (\($0.title): \($0.intent.type))" }.joined(separator: ", "))
+                Terminal.print("actions: " + actions.map { "\($0.id) (\($0.title): \($0.intent.type))" }.joined(separator: ", "))
             }
             var table = Table("", "DATE", "CONTENT", "RELEVANCE")
             for (index, entry) in result.entries.enumerated() {
@@ -70,7 +70,7 @@ struct PushCommand: ParsableCommand {
         }
         let result = try global.call(.push, RawPush(id: id, timeline: timeline), as: PushResult.self)
         global.emit(result) {
-            print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
+            Terminal.print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
         }
     }
 }

@@ -45,7 +45,7 @@ struct WatchCommand: ParsableCommand {
                 if global.json {
                     print(String(decoding: line, as: UTF8.self))
                 } else if let event = try? WidgetJSON.decoder.decode(EventNotification.self, from: line).params {
-                    print(Self.describe(event))
+                    Terminal.print(Self.describe(event))
                 }
                 fflush(nil)  // every stream: a host reading a pipe sees each event at once
             }

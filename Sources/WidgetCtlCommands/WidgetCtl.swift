@@ -30,7 +30,7 @@ public struct WidgetCtl: ParsableCommand {
             try command.run()
             return 0
         } catch let failure as CtlFailure {
-            FileHandle.standardError.write(Data("widgetctl: \(failure.message)\n".utf8))
+            Terminal.printError("widgetctl: \(failure.message)")
             return failure.status
         } catch {
             let code = exitCode(for: error)
@@ -101,7 +101,8 @@ struct CtlFailure: Error {
     init(_ error: WidgetdClientError) {
         switch error {
         case .cannotConnect, .permissionDenied, .connectionLost: self.init(status: 3, message: error.description)
-        case .daemon, .badResponse: self.init(status: 1, message: error.description)
+        // The daemon's message may quote a name any client chose: it stays one line.
+        case .daemon, .badResponse: self.init(status: 1, message: Terminal.text(error.description))
         }
     }
 

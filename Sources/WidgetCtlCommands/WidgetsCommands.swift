@@ -27,10 +27,10 @@ struct WidgetsCommand: ParsableCommand {
                 }
                 table.print()
                 for widget in result.widgets {
-                    if let problem = widget.problem { print("cannot use \(widget.kind) (\(widget.source)): \(problem)") }
+                    if let problem = widget.problem { Terminal.print("cannot use \(widget.kind) (\(widget.source)): \(problem)") }
                 }
                 for problem in result.problems {
-                    print("skipped \(problem.path): \(problem.reason)")
+                    Terminal.print("skipped \(problem.path): \(problem.reason)")
                 }
             }
         }
@@ -44,7 +44,7 @@ struct WidgetsCommand: ParsableCommand {
         func run() throws {
             let changes = try global.call(.widgetsReload, EmptyParams(), as: DescriptorChanges.self)
             global.emit(changes) {
-                for line in Self.describe(changes) { print(line) }
+                for line in Self.describe(changes) { Terminal.print(line) }
             }
         }
 
@@ -81,10 +81,10 @@ struct WidgetsCommand: ParsableCommand {
             global.emit(report) {
                 for file in report.files {
                     if file.ok {
-                        print("OK  \(file.path): \(file.kinds.isEmpty ? "no kinds" : file.kinds.joined(separator: ", "))")
+                        Terminal.print("OK  \(file.path): \(file.kinds.isEmpty ? "no kinds" : file.kinds.joined(separator: ", "))")
                     } else {
                         for problem in file.problems {
-                            FileHandle.standardError.write(Data("\(problem)\n".utf8))
+                            Terminal.printError(Terminal.text("\(problem)"))
                         }
                     }
                 }

@@ -57,6 +57,10 @@ extension RankedCandidate {
         out.double(affinity)
         out.raw(#","donations":"#)
         out.strings(donations)
+        if let donationsHidden {
+            out.raw(#","donationsHidden":"#)
+            out.bool(donationsHidden)
+        }
         out.raw(#","eligible":"#)
         out.bool(eligible)
         out.raw(#","instance":"#)

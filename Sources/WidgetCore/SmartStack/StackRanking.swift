@@ -11,8 +11,12 @@ public struct RankedCandidate: Sendable, Hashable, Codable {
     /// The score relative to the instance's own best in the window, in [0, 1].
     public var relevance: Double
     public var affinity: Double
-    /// Ids (or dates) of the donations that contributed most.
+    /// Ids (or dates) of the donations that contributed most; empty in an answer to a caller
+    /// who may not list them (`DonationSight`), which then has `donationsHidden`.
     public var donations: [String]
+    /// True where `donations` was emptied for the caller; absent otherwise. A new field rather
+    /// than a missing `donations`, so clients that expect the array keep reading the answer.
+    public var donationsHidden: Bool?
     /// False while the score in force is <= 0: never rotated in.
     public var eligible: Bool
     public var rank: Double

@@ -32,14 +32,17 @@ extension Engine {
         call.succeed(state.listDonations(intentType: params.intentType, onlyKinds: call.scope))
     }
 
-    /// Rotation decisions, oldest first, read from the store.
+    /// Rotation decisions, oldest first, read from the store; their candidates' donations as
+    /// the caller may see them, decided once they are read.
     func decisionLog(_ params: LogParams, _ call: Call) {
         let limit = params.limit ?? 100
         guard limit > 0, limit <= 100_000 else { return call.fail(.invalidParams("params.limit: 1...100000")) }
         let store = self.store
         Task {
             do {
-                call.succeed(try await store.decisions(stack: params.stack, since: params.since, limit: limit))
+                let decisions = try await store.decisions(stack: params.stack, since: params.since, limit: limit)
+                let involved = decisions.reduce(into: Set<InstanceID>()) { $0.formUnion($1.donationInstances) }
+                call.succeed(self.redacted(decisions, for: call, among: involved))
             } catch {
                 call.fail(.storageFailure("\(error)"))
             }

@@ -28,6 +28,9 @@ extension Engine {
         }
         let snapshot = state
         let start = now
+        // Read now, on the loop: the report's donations are those of instances stacked at the start.
+        let stacked = Set(state.stacks.names.flatMap { state.stacks[$0]?.instances ?? [] })
+        let sight = call.trusted ? .everything : donationSights(among: stacked)(call.caller)
         let loop = self.loop
         let runner = self.runner
         Task.detached {
@@ -48,7 +51,7 @@ extension Engine {
                 }
                 run.answer(answers)
             }
-            let answer = call.isNotification ? nil : Answers.success(call.id, run.report)
+            let answer = call.isNotification ? nil : Answers.success(call.id, run.report.redacted(for: sight))
             loop.execute { call.reply(answer) }
         }
     }

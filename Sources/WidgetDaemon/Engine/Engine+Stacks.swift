@@ -65,9 +65,10 @@ extension Engine {
             return call.fail(error)
         }
         let stack = explanation.state
-        call.succeed(Explanation(
+        let answer = Explanation(
             stack: stack.name, top: stack.top, now: now, smartRotate: stack.smartRotate, candidates: explanation.candidates,
-            best: explanation.best, why: explanation.why))
+            best: explanation.best, why: explanation.why)
+        call.succeed(redacted(answer, for: call, among: Set(stack.instances)))
     }
 
     /// A stack change, answered with the stack as it is once applied and evaluated.

@@ -205,7 +205,15 @@ extension Engine {
 
     func publish(_ changes: [StateEvent]) {
         guard !changes.isEmpty, events.count > 0 else { return }
-        for change in changes { events.publish(WidgetEvent(change)) }
+        for change in changes {
+            let event = WidgetEvent(change)
+            let involved = event.donationInstances
+            if involved.isEmpty {
+                events.publish(event)
+            } else {
+                events.publish(event, sight: donationSights(among: involved))
+            }
+        }
     }
 
     func log(_ notes: [Note]) {

@@ -25,11 +25,38 @@ public final class EventHub: Sendable {
     /// Encodes once, delivers to everyone (nothing without subscribers).
     public func publish(_ event: WidgetEvent) {
         let targets = subscribers.withLock { Array($0.values) }
-        guard !targets.isEmpty else { return }
-        let notification = EventNotification(event)
-        guard let line = notification.directJSON() ?? (try? WidgetJSON.encoder.encode(notification)) else { return }
-        let buffer = ByteBuffer(bytes: line)
+        guard !targets.isEmpty, let buffer = Self.line(event) else { return }
         for target in targets { target.deliver(buffer) }
+    }
+
+    /// An event that shows donations: each subscriber gets it as `sight` (what its caller may
+    /// see of them, narrowed to the event's instances) redacts it. Each distinct form is
+    /// encoded once: the full form for everyone who sees it all, one redacted form for
+    /// everyone who sees none of it.
+    func publish(_ event: WidgetEvent, sight: (PeerCredentials) -> DonationSight) {
+        let targets = subscribers.withLock { Array($0.values) }
+        guard !targets.isEmpty else { return }
+        var forms: [DonationSight: ByteBuffer?] = [:]
+        // A user's bars and scripts share one decision: rights do not depend on the pid.
+        var sights: [PeerCredentials: DonationSight] = [:]
+        for target in targets {
+            let seen = target.caller.map { caller in
+                var rights = caller
+                rights.pid = 0
+                if let known = sights[rights] { return known }
+                let decided = sight(caller)
+                sights[rights] = decided
+                return decided
+            } ?? .everything
+            if forms[seen] == nil { forms[seen] = Self.line(event.redacted(for: seen)) }
+            if let buffer = forms[seen] ?? nil { target.deliver(buffer) }
+        }
+    }
+
+    private static func line(_ event: WidgetEvent) -> ByteBuffer? {
+        let notification = EventNotification(event)
+        guard let line = notification.directJSON() ?? (try? WidgetJSON.encoder.encode(notification)) else { return nil }
+        return ByteBuffer(bytes: line)
     }
 }
 
@@ -38,9 +65,13 @@ final class Subscriber: Sendable {
     /// Events a connection holds for a host that does not read; beyond it the oldest go.
     static let buffer = 1000
 
+    /// Who subscribed, for what it may see of donations; nil: the daemon itself (the remote
+    /// publisher), which sees everything.
+    let caller: PeerCredentials?
     let deliver: @Sendable (ByteBuffer) -> Void
 
-    init(deliver: @escaping @Sendable (ByteBuffer) -> Void) {
+    init(caller: PeerCredentials? = nil, deliver: @escaping @Sendable (ByteBuffer) -> Void) {
+        self.caller = caller
         self.deliver = deliver
     }
 }

@@ -87,7 +87,7 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
                     loop.execute { handler.value.whenWritable(resume) }
                 }
             })
-        subscriber = Subscriber { line in
+        subscriber = Subscriber(caller: caller) { line in
             if loop.inEventLoop {
                 handler.value.deliver(line)
             } else {

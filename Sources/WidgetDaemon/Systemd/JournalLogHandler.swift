@@ -21,7 +21,7 @@ public struct JournalLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var fields = [
-            "MESSAGE=\(event.message)",
+            "MESSAGE=\(LogText.message(event.message))",
             "PRIORITY=\(event.level.syslogPriority)",
             "SYSLOG_IDENTIFIER=widgetd",
             "LOGGER=\(label)",
@@ -29,10 +29,7 @@ public struct JournalLogHandler: LogHandler {
             "CODE_LINE=\(event.line)",
             "CODE_FUNC=\(event.function)",
         ]
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
-        for (key, value) in merged {
+        for (key, value) in LogText.metadata(metadata, provider: metadataProvider, event: event.metadata) {
             fields.append("\(Self.fieldName(key))=\(value)")
         }
         Self.send(fields)

@@ -22,14 +22,12 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
-        if let extra = event.metadata { merged.merge(extra) { $1 } }
-        let details = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let details = LogText.metadata(metadata, provider: metadataProvider, event: event.metadata)
+            .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let head = priorityPrefix
             ? "<\(event.level.syslogPriority)>"
             : "\(Date().formatted(.iso8601)) \(event.level)"
-        let line = "\(head) \(event.message)\(details.isEmpty ? "" : " " + details)\n"
+        let line = "\(head) \(LogText.message(event.message))\(details.isEmpty ? "" : " " + details)\n"
         // write(2), errors ignored: FileHandle.write traps on EPIPE, and a vanished log reader
         // must not take the daemon down.
         var bytes = Array(line.utf8)
