@@ -12,6 +12,11 @@ struct TimelineCommand: ParsableCommand {
         let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
         global.emit(result) {
             print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
+            if let failure = result.failure {
+                print("failed: \(failure)")
+                print("not loaded; 'widgetctl remove \(result.instance)' removes it")
+                return
+            }
             guard let policy = result.policy else {
                 print("no timeline yet: the host shows the placeholder")
                 if let error = result.lastError { print("last reload failed: \(error)") }

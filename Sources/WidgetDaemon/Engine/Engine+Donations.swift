@@ -40,6 +40,11 @@ extension Engine {
         Task {
             do {
                 call.succeed(try await store.decisions(stack: params.stack, since: params.since, limit: limit))
+                // Log rows that do not decode are left out of the answer, and told once here.
+                for row in store.takeSkippedRows() {
+                    rowsLeftOut += 1
+                    log([row.note])
+                }
             } catch {
                 call.fail(.storageFailure("\(error)"))
             }
