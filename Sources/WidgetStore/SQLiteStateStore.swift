@@ -560,6 +560,8 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
+        // What was read at start-up is out of date once anything changes.
+        preloaded.withLock { $0 = nil }
         var items: [(work: [(String, StatementArguments)], completion: GroupCommit<[(String, StatementArguments)]>.Completion)] = []
         items.reserveCapacity(batch.count)
         for (changes, completion) in batch {
