@@ -51,7 +51,7 @@ public final class SQLiteStateStore: StateStore {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             let cause = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code }
-                .map { StoreError.errnoName(Int32($0)) } ?? error.localizedDescription
+                .map { StoreError.errnoName(Int32($0)) } ?? Self.creationFault(directory) ?? error.localizedDescription
             throw StoreError("cannot create state directory \(directory): \(cause)", kind: .notWritable)
         }
         // access(2) names the cause: EROFS for a read-only mount (even for root), EACCES for modes.
@@ -82,6 +82,23 @@ public final class SQLiteStateStore: StateStore {
         preloaded = Mutex(early)
         commits = GroupCommit(held: true) { [opened] group in try Self.write(group, to: try opened.pool(path: path), path: path) }
         if !deferWriting || early == nil { try openForWriting() }
+    }
+
+    /// Why `directory` could not be made, when Foundation does not say: the first of its
+    /// folders that exists and is not a directory (ENOTDIR), or the errno of making the first
+    /// one missing.
+    private static func creationFault(_ directory: String) -> String? {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            if stat(path, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFDIR { return "\(StoreError.errnoName(ENOTDIR)): \(path) is not a directory" }
+                continue
+            }
+            return mkdir(path, 0o700) == 0 ? nil : "\(StoreError.errnoName(errno)) (making \(path))"
+        }
+        return nil
     }
 
     /// Opens the file for writing: WAL mode, `synchronous = FULL`, migrations. Changes

@@ -207,7 +207,9 @@ extension Integration {
             // 73: the state directory cannot be made (a file is in its place).
             let file = fixture.directory + "/a-file"
             try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-            seen[try Self.failedStart(fixture, "state directory is a file", stateDirectory: file + "/state").status, default: ""] += "not writable; "
+            let notADirectory = try Self.failedStart(fixture, "state directory is a file", stateDirectory: file + "/state")
+            seen[notADirectory.status, default: ""] += "not writable; "
+            #expect(notADirectory.log.contains("ENOTDIR"), "\(notADirectory.log)")
 
             // 78: settings.
             let config = fixture.directory + "/bad.conf"
