@@ -34,6 +34,10 @@ struct ColumnReader {
         sqlite3_column_double(handle, column)
     }
 
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
     func optionalDouble(_ column: Int32) -> Double? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
     }

@@ -84,10 +84,10 @@ extension SQLiteStateStore {
         let rows = try ColumnReader(
             db, sql: "SELECT instance, date, score, duration, quote(date) FROM \(table) ORDER BY instance, date")
         while try rows.next() {
-            guard let date = rows.date(1), let score = rows.finite(2), let duration = rows.finite(3), duration >= 0 else {
+            guard let date = rows.date(1), let score = rows.finite(2), let duration = rows.finite(3) else {
                 quarantine.row(
                     table, key: "instance = \(Quarantine.sqlText(rows.string(0))) AND date = \(rows.string(4))",
-                    reason: "date, score or duration is not a number (dates within years 1 to 9999, durations not negative)",
+                    reason: "date, score or duration is not a number (dates within years 1 to 9999)",
                     advice: "left out of the instance's relevance; it expires with the relevance window, or delete it")
                 continue
             }

@@ -466,7 +466,7 @@ public final class SQLiteStateStore: StateStore {
                 continue
             }
             state.requests[id] = StoredRequest(
-                reason: reason, wanted: Date(timeIntervalSince1970: wanted), sequence: Int64(requests.double(3)))
+                reason: reason, wanted: Date(timeIntervalSince1970: wanted), sequence: requests.int64(3))
         }
         let stacks = try ColumnReader(db, sql: "SELECT name, state FROM stack ORDER BY name")
         while try stacks.next() {
