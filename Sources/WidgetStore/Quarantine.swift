@@ -39,6 +39,16 @@ struct Quarantine {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
+    /// A stored value quoted for a reason: what was read, short, its control characters
+    /// escaped (a damaged row may hold anything, and the reason goes to the log and to `list`).
+    static func shown(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars.prefix(40) {
+            shown += scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return "'" + shown + (text.unicodeScalars.count > 40 ? "…'" : "'")
+    }
+
     /// The failed instances in placement order (created, then id).
     var failedInPlacementOrder: [FailedInstance] {
         failed.sorted { ($0.created, $0.id) < ($1.created, $1.id) }

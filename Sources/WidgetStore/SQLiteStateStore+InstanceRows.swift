@@ -149,7 +149,7 @@ extension SQLiteStateStore {
             }
             guard let family, let configuration, let created else {
                 let reason =
-                    family == nil ? "family '\(rows.string(2))' is not a widget family"
+                    family == nil ? "family \(Quarantine.shown(rows.string(2))) is not a widget family"
                     : configuration == nil ? "configuration is not a JSON object"
                     : "created is not a number within years 1 to 9999"
                 quarantine.instance(
@@ -200,7 +200,7 @@ extension SQLiteStateStore {
                 bad[id] = ("timeline", "policy 'after' without a policyDate within years 1 to 9999")
                 continue
             case (let name, _):
-                bad[id] = ("timeline", "policy '\(name)' is not a reload policy")
+                bad[id] = ("timeline", "policy \(Quarantine.shown(name)) is not a reload policy")
                 continue
             }
             heads.append(TimelineHead(id: id, policy: policy, receivedAt: Date(timeIntervalSince1970: receivedAt)))

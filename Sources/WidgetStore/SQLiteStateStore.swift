@@ -461,7 +461,7 @@ public final class SQLiteStateStore: StateStore {
             guard let reason, let wanted = requests.date(2), requests.isNumber(3) else {
                 quarantine.row(
                     "request", key: "instance = \(Quarantine.sqlText(id))",
-                    reason: reason == nil ? "reason '\(requests.string(1))' is not a reload reason" : "wanted or sequence is not a number",
+                    reason: reason == nil ? "reason \(Quarantine.shown(requests.string(1))) is not a reload reason" : "wanted or sequence is not a number",
                     advice: "the reload it asks for is not made; the instance's next request replaces it, or delete it")
                 continue
             }
@@ -520,7 +520,9 @@ public final class SQLiteStateStore: StateStore {
         }
         let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-        return (path.isEmpty ? "" : path + ": ") + (underlying ?? context.debugDescription)
+        let fault = (path.isEmpty ? "" : path + ": ") + (underlying ?? context.debugDescription)
+        // A decoder may quote the value it read, which a damaged row makes anything.
+        return fault.count > 160 ? fault.prefix(160) + "…" : fault
     }
 
     public func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
