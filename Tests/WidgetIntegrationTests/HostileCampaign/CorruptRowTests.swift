@@ -167,6 +167,19 @@ extension Integration {
             #expect(taken.status == 1)
             let afterTaken = try CorruptRowFile(database)
             #expect(afterTaken == running, "\(running.difference(from: afterTaken))")
+
+            // After a crash the -wal holds committed changes: a failed start reads them and
+            // leaves both files as they were (the next good start recovers them).
+            let crashedID = try fixture.add("test.pushed")
+            fixture.crash()
+            let crashed = try CorruptRowFile(database)
+            #expect(!crashed.wal.isEmpty)
+            let afterCrash = try Self.failedStart(fixture, "bad [remote] user after a crash", ["--config", config])
+            #expect(afterCrash.status == 78)
+            let afterCrashFile = try CorruptRowFile(database)
+            #expect(afterCrashFile == crashed, "\(crashed.difference(from: afterCrashFile))")
+            try fixture.start()
+            #expect(Self.instances(fixture)[crashedID] != nil)
             #expect(fixture.stop() == 0)
 
             // Tables missing that the recorded migrations made: damage, exit 65, untouched.
