@@ -179,7 +179,11 @@ public final class SQLiteStateStore: StateStore {
             case .corrupt: throw failure
             case .notWritable: return nil
             case .other:
-                // The file opened and is a database: what could not be read is its content.
+                // Busy or locked (another program holds the file), out of memory...: the
+                // read-write open that follows says why, and a restart may well succeed.
+                if let error = error as? DatabaseError, error.resultCode != .SQLITE_ERROR { return nil }
+                // The file opened and is a database: what could not be read is its content
+                // (a table or column missing, a row a migration cannot decode).
                 let what = step == "migrate" ? "its rows cannot be migrated to this widgetd's schema" : "its tables are not widgetd's"
                 throw openFailure(
                     StoreError("\(path) is damaged: \(what) (\(Self.decodingFault(error)))", kind: .corrupt, cause: "damaged"),
