@@ -62,7 +62,8 @@ struct ListCommand: ParsableCommand {
         global.emit(instances) {
             var table = Table("ID", "KIND", "FAMILY", "CONFIGURATION", "CURRENT", "NEXT RELOAD")
             for info in instances {
-                let current = info.hasTimeline ? Show.json(info.currentEntry?.content, limit: 40) : "(placeholder)"
+                let current = info.failure.map { "failed: " + $0 }
+                    ?? (info.hasTimeline ? Show.json(info.currentEntry?.content, limit: 40) : "(placeholder)")
                 table.add(info.id, info.kind, info.family.rawValue, Show.configuration(info.configuration), current, Show.date(info.nextReload))
             }
             table.print()

@@ -12,6 +12,11 @@ struct TimelineCommand: ParsableCommand {
         let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
         global.emit(result) {
             Terminal.print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
+            if let failure = result.failure {
+                Terminal.print("failed: \(failure)")
+                Terminal.print("not loaded; 'widgetctl remove \(result.instance)' removes it")
+                return
+            }
             guard let policy = result.policy else {
                 Terminal.print("no timeline yet: the host shows the placeholder")
                 if let error = result.lastError { Terminal.print("last reload failed: \(error)") }

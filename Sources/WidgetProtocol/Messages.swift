@@ -47,6 +47,12 @@ public struct StatusResult: Codable, Sendable {
     /// Provider answers dropped because their instance was pushed to or configured after the
     /// launch began (a timeline is replaced only by one produced for a later request).
     public var droppedAnswers: Int?
+    /// Instances not loaded because a stored row of theirs does not decode (absent when none):
+    /// `list` shows each with its `failure`.
+    public var failedInstances: Int?
+    /// Stored rows left out at start-up because they do not decode, in every table (absent
+    /// when none); each was logged with its table, key and what to do.
+    public var rowsLeftOut: Int?
     public init(
         daemon: String, protocol: Int, clock: ClockInfo, kinds: Int, instances: Int, timelines: Int,
         pendingReloads: Int, providersRunning: Int, nextWakeup: Date?, budgetEnabled: Bool,
@@ -179,6 +185,9 @@ public struct InstanceInfo: Codable, Sendable {
     public var lastVisible: Date?
     /// An action was performed and the reload after it has not ended: the entry is out of date.
     public var invalidated: Bool?
+    /// Why the instance is not loaded ("stored row does not decode: ..."); absent for every
+    /// instance that is. Such an instance can only be removed.
+    public var failure: String?
     public init(
         id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue],
         currentEntry: TimelineEntry?, hasTimeline: Bool, nextReload: Date?
@@ -208,6 +217,8 @@ public struct TimelineResult: Codable, Sendable {
     public var lastError: String?
     /// An action was performed and the reload after it has not ended.
     public var invalidated: Bool?
+    /// Why the instance is not loaded, as in `InstanceInfo.failure` (then also `lastError`).
+    public var failure: String?
     public init(
         instance: InstanceID, kind: String, family: WidgetFamily, entries: [TimelineEntry], policy: ReloadPolicy?,
         currentIndex: Int?, currentEntry: TimelineEntry?, nextEntryChange: Date?, nextReload: ScheduledReload?,

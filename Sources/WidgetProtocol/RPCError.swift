@@ -79,6 +79,14 @@ extension RPCError {
         RPCError(code: Code.unknownInstance, message: "no instance with id '\(id)'", data: .object(["id": .string(id)]))
     }
 
+    /// The instance is known but not loaded: a stored row of it does not decode.
+    public static func failedInstance(_ id: String, reason: String) -> RPCError {
+        RPCError(
+            code: Code.unknownInstance,
+            message: "instance '\(id)' is not loaded: \(reason); 'widgetctl remove \(id)' removes it",
+            data: .object(["id": .string(id), "failure": .string(reason)]))
+    }
+
     public static func unsupportedFamily(_ family: String, kind: String, supported: [WidgetFamily]) -> RPCError {
         RPCError(
             code: Code.unsupportedFamily,
@@ -147,6 +155,7 @@ extension RPCError {
         case .unknownKind(let kind): self = .unknownKind(kind)
         case .unusableKind(let kind, let problem): self = .unusableKind(kind, problem: problem)
         case .unknownInstance(let id): self = .unknownInstance(id)
+        case .failedInstance(let id, let reason): self = .failedInstance(id, reason: reason)
         case .unsupportedFamily(let family, let kind, let supported): self = .unsupportedFamily(family, kind: kind, supported: supported)
         case .unknownStack(let name): self = .unknownStack(name)
         case .stackExists(let name): self = .stackExists(name)

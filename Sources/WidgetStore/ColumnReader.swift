@@ -34,6 +34,10 @@ struct ColumnReader {
         sqlite3_column_double(handle, column)
     }
 
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
     func optionalDouble(_ column: Int32) -> Double? {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
     }
@@ -51,9 +55,40 @@ struct ColumnReader {
         withText(column) { $0.hasBytes(bytes) }
     }
 
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// Whether the column holds a number (not text, a blob or NULL, which `double` reads as 0).
+    func isNumber(_ column: Int32) -> Bool {
+        let type = sqlite3_column_type(handle, column)
+        return type == SQLITE_FLOAT || type == SQLITE_INTEGER
+    }
+
+    /// The column as a date's seconds since 1970, or nil when it is not a number within years
+    /// 1 to 9999: a stored date that a date formatter or the calendar could not handle.
+    func date(_ column: Int32) -> Double? {
+        guard isNumber(column) else { return nil }
+        let seconds = sqlite3_column_double(handle, column)
+        return StoredDate.range.contains(seconds) ? seconds : nil
+    }
+
+    /// The column as a finite number, or nil (text, a blob, NULL, infinity).
+    func finite(_ column: Int32) -> Double? {
+        guard isNumber(column) else { return nil }
+        let value = sqlite3_column_double(handle, column)
+        return value.isFinite ? value : nil
+    }
+
     func string(_ column: Int32) -> String {
         withText(column) { String(decoding: $0, as: UTF8.self) }
     }
+}
+
+/// The dates a stored row may hold.
+enum StoredDate {
+    /// 0001-01-01T00:00:00Z up to the end of 9999, in seconds since 1970.
+    static let range = -62_135_596_800.0..<253_402_300_800.0
 }
 
 extension UnsafeRawBufferPointer {

@@ -24,15 +24,30 @@ final class GroupCommit<Work: Sendable>: Sendable {
     private struct State: Sendable {
         var waiting: [Waiting] = []
         var writing = false
+        /// Submissions wait, unwritten, until `release()`.
+        var held: Bool
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let writer: Writer
     /// Writes block on SQLite and fsync, so they run here rather than on the event loop.
     private let thread = WorkerThread(name: "widgetd-commit")
 
-    init(writer: @escaping Writer) {
+    /// `held`: nothing is written until `release()` (the file is not open for writing yet).
+    init(held: Bool = false, writer: @escaping Writer) {
         self.writer = writer
+        state = Mutex(State(held: held))
+    }
+
+    /// Writes what was submitted while held, and from now on writes as submitted.
+    func release() {
+        let start = state.withLock { state -> Bool in
+            state.held = false
+            guard !state.waiting.isEmpty, !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if start { thread.async { self.drain() } }
     }
 
     func submit(_ work: Work, completion: @escaping Completion) {
@@ -45,7 +60,7 @@ final class GroupCommit<Work: Sendable>: Sendable {
         guard !items.isEmpty else { return }
         let start = state.withLock { state -> Bool in
             state.waiting.append(contentsOf: items.map { Waiting(work: $0.work, completion: $0.completion) })
-            guard !state.writing else { return false }
+            guard !state.writing, !state.held else { return false }
             state.writing = true
             return true
         }

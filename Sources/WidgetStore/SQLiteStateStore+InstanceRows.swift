@@ -9,14 +9,18 @@ import WidgetCore
 /// each timeline's entries go straight from SQLite's column memory into its one buffer.
 extension SQLiteStateStore {
     /// Every instance in placement order (created, then id), and the timeline of each at the
-    /// same index.
-    static func loadInstances(_ db: Database, path: String) throws -> (instances: [WidgetInstance], timelines: [StoredTimeline?]) {
-        let instances = try readInstances(db, path: path)
+    /// same index. An instance a row of which does not decode (its own, its timeline's, one of
+    /// its entries) is left out and recorded in `quarantine`, with its rows left as they are.
+    static func loadInstances(
+        _ db: Database, path: String, quarantine: inout Quarantine
+    ) throws -> (instances: [WidgetInstance], timelines: [StoredTimeline?]) {
+        let instances = try readInstances(db, path: path, quarantine: &quarantine)
         var instanceOrder = instances.indices.map { IDOrderKey(instances[$0].id.utf8, row: $0) }
         instanceOrder.sortByID { instances[Int($0)].id }
         // Gathered into id order in a loop of their own: fetching each from its place in the
         // walk below would wait on a cache miss per timeline.
-        let heads = try readTimelineHeads(db, path: path)
+        var badRows: [InstanceID: (table: String, reason: String)] = [:]
+        let heads = try readTimelineHeads(db, path: path, bad: &badRows)
         var headOrder = heads.indices.map { IDOrderKey(heads[$0].id.utf8, row: $0) }
         headOrder.sortByID { heads[Int($0)].id }
         let sortedHeads = headOrder.map { heads[Int($0.row)] }
@@ -58,9 +62,15 @@ extension SQLiteStateStore {
         // The id of the entries being read, kept in one buffer for every group.
         var group: [UInt8] = []
         var inGroup = false
+        // Why an entry of the group does not decode (its later entries are not read).
+        var groupFault: String?
         func finishGroup() {
             guard inGroup else { return }
-            if let position = head(for: group) {
+            let position = head(for: group)
+            if let groupFault {
+                builder.discard()
+                badRows[String(decoding: group, as: UTF8.self)] = ("entry", groupFault)
+            } else if let position {
                 attach(position, builder.make(policy: sortedHeads[position].policy))
             } else {
                 // Entries of an instance without a timeline row are not a timeline.
@@ -68,13 +78,19 @@ extension SQLiteStateStore {
             }
         }
         let entries = try ColumnReader(
-            db, sql: "SELECT instance, date, content, score, duration, actions FROM entry ORDER BY instance, position")
+            db, sql: "SELECT instance, date, content, score, duration, actions, position FROM entry ORDER BY instance, position")
         while try entries.next() {
             if !inGroup || !entries.text(0, equals: group) {
                 finishGroup()
                 group.removeAll(keepingCapacity: true)
                 entries.withText(0) { group.append(contentsOf: $0) }
                 inGroup = true
+                groupFault = nil
+            }
+            guard groupFault == nil else { continue }
+            if let fault = entryFault(entries) {
+                groupFault = "position \(entries.string(6)): \(fault)"
+                continue
             }
             let score = entries.optionalDouble(3)
             let relevance = score.map { EntryRelevance(score: $0, duration: entries.optionalDouble(4) ?? 0) }
@@ -87,26 +103,62 @@ extension SQLiteStateStore {
         _ = head(for: nil)
         var timelines = [StoredTimeline?](repeating: nil, count: instances.count)
         while let (index, timeline) = found.popLast() { timelines[Int(index)] = timeline }
-        return (instances, timelines)
+        guard !badRows.isEmpty else { return (instances, timelines) }
+        // An instance whose timeline does not decode is left out whole: loaded without it, its
+        // provider's next timeline would replace the damaged rows before anyone saw them.
+        var kept: [WidgetInstance] = []
+        var keptTimelines: [StoredTimeline?] = []
+        for (instance, timeline) in zip(instances, timelines) {
+            guard let (table, reason) = badRows[instance.id] else {
+                kept.append(instance)
+                keptTimelines.append(timeline)
+                continue
+            }
+            quarantine.instance(
+                instance.id, kind: instance.kind, family: instance.family, created: instance.created, table: table,
+                key: "instance = \(Quarantine.sqlText(instance.id))", reason: reason)
+        }
+        return (kept, keptTimelines)
     }
 
-    private static func readInstances(_ db: Database, path: String) throws -> [WidgetInstance] {
+    /// Why the entry row does not decode, or nil when it does.
+    private static func entryFault(_ entries: ColumnReader) -> String? {
+        if entries.date(1) == nil { return "date is not a number within years 1 to 9999" }
+        for (column, name) in [(Int32(3), "score"), (4, "duration")] where !entries.isNull(column) {
+            guard entries.finite(column) != nil else { return "\(name) is not a finite number" }
+        }
+        guard entries.withText(2, StoredJSON.isValue) else { return "content is not JSON" }
+        guard entries.isNull(5) || entries.withText(5, StoredJSON.isValue) else { return "actions are not JSON" }
+        return nil
+    }
+
+    private static func readInstances(_ db: Database, path: String, quarantine: inout Quarantine) throws -> [WidgetInstance] {
         var instances: [WidgetInstance] = []
         instances.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM instance") ?? 0)
         var kinds = KindNames()
         let rows = try ColumnReader(db, sql: "SELECT id, kind, family, configuration, created FROM instance")
         while try rows.next() {
             let id = rows.string(0)
-            guard let family = rows.withText(2, WidgetFamily.init(utf8:)) else {
-                throw StoreError("instance \(id) has unknown family '\(rows.string(2))' in \(path)")
+            let kind = rows.withText(1) { kinds.name($0) }
+            let family = rows.withText(2, WidgetFamily.init(utf8:))
+            let created = rows.date(4)
+            let configuration: [String: JSONValue]? = rows.withText(3) { text in
+                if text.elementsEqual("{}".utf8) { return [:] }
+                guard StoredJSON.isObject(text) else { return nil }
+                return try? WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(text))
             }
-            let configuration: [String: JSONValue] = try rows.withText(3) { text in
-                text.elementsEqual("{}".utf8)
-                    ? [:] : try WidgetJSON.decoder.decode([String: JSONValue].self, from: Data(text))
+            guard let family, let configuration, let created else {
+                let reason =
+                    family == nil ? "family \(Quarantine.shown(rows.string(2))) is not a widget family"
+                    : configuration == nil ? "configuration is not a JSON object"
+                    : "created is not a number within years 1 to 9999"
+                quarantine.instance(
+                    id, kind: kind, family: family, created: Date(timeIntervalSince1970: rows.finite(4) ?? 0), table: "instance",
+                    key: "id = \(Quarantine.sqlText(id))", reason: reason)
+                continue
             }
             instances.append(WidgetInstance(
-                id: id, kind: rows.withText(1) { kinds.name($0) }, family: family, configuration: configuration,
-                created: Date(timeIntervalSince1970: rows.double(4))))
+                id: id, kind: kind, family: family, configuration: configuration, created: Date(timeIntervalSince1970: created)))
         }
         // Rows lie in the order they were added, which is placement order unless an id was
         // reused; sorting is then needed, and cheap for rows nearly in order.
@@ -126,21 +178,32 @@ extension SQLiteStateStore {
         var receivedAt: Date
     }
 
-    /// Every timeline row, in the order they lie.
-    private static func readTimelineHeads(_ db: Database, path: String) throws -> [TimelineHead] {
+    /// Every timeline row that decodes, in the order they lie; the others' instances in `bad`.
+    private static func readTimelineHeads(
+        _ db: Database, path: String, bad: inout [InstanceID: (table: String, reason: String)]
+    ) throws -> [TimelineHead] {
         var heads: [TimelineHead] = []
         heads.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM timeline") ?? 0)
         let rows = try ColumnReader(db, sql: "SELECT instance, policy, policyDate, receivedAt FROM timeline")
         while try rows.next() {
             let id = rows.string(0)
+            guard let receivedAt = rows.date(3) else {
+                bad[id] = ("timeline", "receivedAt is not a number within years 1 to 9999")
+                continue
+            }
             let policy: ReloadPolicy
-            switch (rows.string(1), rows.optionalDouble(2)) {
+            switch (rows.string(1), rows.isNull(2) ? nil : rows.date(2)) {
             case ("atEnd", _): policy = .atEnd
             case ("never", _): policy = .never
             case ("after", let date?): policy = .after(Date(timeIntervalSince1970: date))
-            case (let name, _): throw StoreError("timeline of \(id) has unknown policy '\(name)' in \(path)")
+            case ("after", nil):
+                bad[id] = ("timeline", "policy 'after' without a policyDate within years 1 to 9999")
+                continue
+            case (let name, _):
+                bad[id] = ("timeline", "policy \(Quarantine.shown(name)) is not a reload policy")
+                continue
             }
-            heads.append(TimelineHead(id: id, policy: policy, receivedAt: Date(timeIntervalSince1970: rows.double(3))))
+            heads.append(TimelineHead(id: id, policy: policy, receivedAt: Date(timeIntervalSince1970: receivedAt)))
         }
         return heads
     }

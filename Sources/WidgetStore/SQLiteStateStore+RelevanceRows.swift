@@ -69,20 +69,30 @@ extension SQLiteStateStore {
         }
     }
 
-    static func loadFreshRelevance(_ db: Database) throws -> [InstanceID: [RelevanceSample]] {
-        try loadSamples(db, "fresh_relevance")
+    static func loadFreshRelevance(_ db: Database, quarantine: inout Quarantine) throws -> [InstanceID: [RelevanceSample]] {
+        try loadSamples(db, "fresh_relevance", quarantine: &quarantine)
     }
 
-    static func loadSettledRelevance(_ db: Database) throws -> [InstanceID: [RelevanceSample]] {
-        try loadSamples(db, "relevance_sample")
+    static func loadSettledRelevance(_ db: Database, quarantine: inout Quarantine) throws -> [InstanceID: [RelevanceSample]] {
+        try loadSamples(db, "relevance_sample", quarantine: &quarantine)
     }
 
-    private static func loadSamples(_ db: Database, _ table: String) throws -> [InstanceID: [RelevanceSample]] {
+    private static func loadSamples(
+        _ db: Database, _ table: String, quarantine: inout Quarantine
+    ) throws -> [InstanceID: [RelevanceSample]] {
         var settled: [InstanceID: [RelevanceSample]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT instance, date, score, duration FROM \(table) ORDER BY instance, date")
-        while let row = try rows.next() {
-            settled[row[0], default: []].append(
-                RelevanceSample(date: Date(timeIntervalSince1970: row[1]), score: row[2], duration: row[3]))
+        let rows = try ColumnReader(
+            db, sql: "SELECT instance, date, score, duration, quote(date) FROM \(table) ORDER BY instance, date")
+        while try rows.next() {
+            guard let date = rows.date(1), let score = rows.finite(2), let duration = rows.finite(3) else {
+                quarantine.row(
+                    table, key: "instance = \(Quarantine.sqlText(rows.string(0))) AND date = \(rows.string(4))",
+                    reason: "date, score or duration is not a number (dates within years 1 to 9999)",
+                    advice: "left out of the instance's relevance; it expires with the relevance window, or delete it")
+                continue
+            }
+            settled[rows.string(0), default: []].append(
+                RelevanceSample(date: Date(timeIntervalSince1970: date), score: score, duration: duration))
         }
         return settled
     }

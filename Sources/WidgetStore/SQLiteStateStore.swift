@@ -5,24 +5,53 @@ import WidgetCore
 
 /// `StateStore` on SQLite through GRDB: WAL journal, `synchronous = FULL` so an answered
 /// request survives a crash or power loss, schema evolved by migrations.
+///
+/// Opened in two steps, so that a start that fails leaves the file byte for byte as it was:
+/// the state is read through a read-only connection first (a schema that needs a migration is
+/// migrated in a copy in memory), and the file is opened for writing (WAL set up, migrations
+/// run) only by `openForWriting()`, which the daemon calls once nothing else can stop its
+/// start. Changes submitted before then wait for it.
 public final class SQLiteStateStore: StateStore {
     public let path: String
-    let pool: DatabasePool
+    /// The writer and its readers, once opened for writing.
+    private let opened = PoolBox()
     private let commits: GroupCommit<[(String, StatementArguments)]>
     /// What the read-only look at start-up read, until the first `load()` takes it.
     private let preloaded: Mutex<PersistedState?>
+    /// Log rows that did not decode: those seen, and those not yet handed to `takeSkippedRows`.
+    private let skipped = Mutex<(seen: Set<Int64>, untold: [QuarantinedRow])>(([], []))
 
-    /// Opens (creating if needed) `state.sqlite` in `directory`. Throws a `StoreError` whose
+    /// The pool, once the file is opened for writing.
+    var pool: DatabasePool {
+        get throws {
+            try opened.pool(path: path)
+        }
+    }
+
+    /// The pool, shared with the group commit's writer (made before `self` is).
+    private final class PoolBox: Sendable {
+        let value = Mutex<DatabasePool?>(nil)
+
+        func pool(path: String) throws -> DatabasePool {
+            guard let pool = value.withLock({ $0 }) else {
+                throw StoreError("\(path) is not open for writing yet (widgetd is starting)")
+            }
+            return pool
+        }
+    }
+
+    /// Opens `state.sqlite` in `directory` (created if needed): reads it without changing it,
+    /// then, unless `deferWriting`, opens it for writing at once. Throws a `StoreError` whose
     /// kind tells a state directory that cannot be written from a damaged database; a damaged
     /// file is never modified, moved or deleted here.
-    public init(directory: String) throws {
+    public init(directory: String, deferWriting: Bool = false) throws {
         let manager = FileManager.default
         do {
             try manager.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             let cause = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code }
-                .map { StoreError.errnoName(Int32($0)) } ?? error.localizedDescription
+                .map { StoreError.errnoName(Int32($0)) } ?? Self.creationFault(directory) ?? error.localizedDescription
             throw StoreError("cannot create state directory \(directory): \(cause)", kind: .notWritable)
         }
         // access(2) names the cause: EROFS for a read-only mount (even for root), EACCES for modes.
@@ -47,29 +76,58 @@ public final class SQLiteStateStore: StateStore {
         }
         // Read first, write after: opening a pool writes to the file (GRDB creates and drops
         // a table, and the last connection checkpoints), so a damaged file must be found
-        // before that. The state read here is what the first `load()` returns.
-        let early = manager.fileExists(atPath: path) ? try Self.readOnlyLoad(path: path) : nil
+        // before that. The state read here is what the first `load()` returns; a state
+        // directory without a database holds the empty state.
+        let early = manager.fileExists(atPath: path) ? try Self.readOnlyLoad(path: path) : PersistedState()
         preloaded = Mutex(early)
-        try StateFileModes.restrict(directory: directory, database: path)
+        commits = GroupCommit(held: true) { [opened] group in try Self.write(group, to: try opened.pool(path: path), path: path) }
+        if !deferWriting || early == nil { try openForWriting() }
+    }
+
+    /// Why `directory` could not be made, when Foundation does not say: the first of its
+    /// folders that exists and is not a directory (ENOTDIR), or the errno of making the first
+    /// one missing.
+    private static func creationFault(_ directory: String) -> String? {
+        var path = ""
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            if stat(path, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFDIR { return "\(StoreError.errnoName(ENOTDIR)): \(path) is not a directory" }
+                continue
+            }
+            return mkdir(path, 0o700) == 0 ? nil : "\(StoreError.errnoName(errno)) (making \(path))"
+        }
+        return nil
+    }
+
+    /// Opens the file for writing: WAL mode, `synchronous = FULL`, migrations. Changes
+    /// submitted before are written from now on. Throws a `StoreError` as `init` does.
+    public func openForWriting() throws {
+        guard opened.value.withLock({ $0 == nil }) else { return }
+        // Here, not at the read: a start that fails must leave the state directory as it was.
+        try StateFileModes.restrict(directory: (path as NSString).deletingLastPathComponent, database: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             // GRDB sets `synchronous = NORMAL` on a pool's writer after `prepareDatabase` runs
             // (NORMAL does not sync the WAL at commit). Set FULL again on the writer, the
             // only connection that commits, so an answered change is on disk.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try Self.migrator.migrate(pool)
+            opened.value.withLock { $0 = pool }
         } catch {
             throw Self.openFailure(error, path: path)
         }
-        commits = GroupCommit(writer: { [pool] group in try Self.write(group, to: pool, path: path) })
+        commits.release()
     }
 
     /// Closes the database once every write submitted has been made: the last connection folds
     /// the WAL into the file, so the next start reads one file and needs no room to recover.
     public func close() {
         commits.waitUntilWritten()
+        guard let pool = opened.value.withLock({ $0 }) else { return }
         // The pool closes its writer before its read-only readers, so the last connection to
         // close cannot checkpoint: fold the WAL in and truncate it here (best effort: on a
         // full disk the file cannot grow to take it, and the WAL stays for the next start).
@@ -83,31 +141,56 @@ public final class SQLiteStateStore: StateStore {
         let path = directory + "/state.sqlite"
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError("no state database at \(path)") }
         guard let state = try readOnlyLoad(path: path) else {
-            throw StoreError(
-                "cannot read \(path) without changing it (it cannot be opened read-only, or its schema is older than this "
-                    + "program's: start widgetd on it once)")
+            throw StoreError("cannot read \(path) without changing it (it cannot be opened read-only)")
         }
         return state
     }
 
-    /// The state read through a read-only connection, or nil when the schema still needs a
-    /// migration (read after it) or the file cannot be opened read-only (the read-write
-    /// open that follows says why). Throws only for a damaged file.
+    /// The state read through a read-only connection, or nil when the file cannot be opened
+    /// read-only (the read-write open that follows says why). A schema older than this
+    /// program's is migrated in a copy in memory, so that the file is migrated only once the
+    /// start cannot fail. Throws only for a damaged file: not a database, damaged pages, tables
+    /// missing that its recorded migrations made, or rows a migration cannot read.
     static func readOnlyLoad(path: String) throws -> PersistedState? {
         var configuration = Configuration()
         configuration.readonly = true
         // Every page is read once: mapped, they are not copied from the page cache first.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1099511627776") }
+        let queue: DatabaseQueue
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            return try queue.read { db in
-                guard try migrator.hasCompletedMigrations(db) else { return nil }
-                return try loadState(db, path: path)
-            }
+            queue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
             let failure = openFailure(error, path: path)
             if failure.kind == .corrupt { throw failure }
             return nil
+        }
+        var step = "read"
+        do {
+            if let state = try queue.read({ db in try migrator.hasCompletedMigrations(db) ? try loadState(db, path: path) : nil }) {
+                return state
+            }
+            step = "migrate"
+            let copy = try DatabaseQueue()
+            try queue.backup(to: copy)
+            try migrator.migrate(copy)
+            step = "read"
+            return try copy.read { db in try loadState(db, path: path) }
+        } catch {
+            let failure = openFailure(error, path: path)
+            switch failure.kind {
+            case .corrupt: throw failure
+            case .notWritable: return nil
+            case .other:
+                // Busy or locked (another program holds the file), out of memory...: the
+                // read-write open that follows says why, and a restart may well succeed.
+                if let error = error as? DatabaseError, error.resultCode != .SQLITE_ERROR { return nil }
+                // The file opened and is a database: what could not be read is its content
+                // (a table or column missing, a row a migration cannot decode).
+                let what = step == "migrate" ? "its rows cannot be migrated to this widgetd's schema" : "its tables are not widgetd's"
+                throw openFailure(
+                    StoreError("\(path) is damaged: \(what) (\(Self.decodingFault(error)))", kind: .corrupt, cause: "damaged"),
+                    path: path)
+            }
         }
     }
 
@@ -358,33 +441,94 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    /// Every row the daemon keeps in memory, read in one transaction.
+    /// Every row the daemon keeps in memory, read in one transaction. A row that does not
+    /// decode is left out and listed in `quarantined` (its instance, if any, in
+    /// `failedInstances`); the file is not changed.
     static func loadState(_ db: Database, path: String) throws -> PersistedState {
         var state = PersistedState()
-        (state.instances, state.timelines) = try loadInstances(db, path: path)
-        for row in try Row.fetchAll(db, sql: "SELECT instance, date FROM reload WHERE budgeted ORDER BY date") {
-            state.budgetedReloads[row["instance"], default: []].append(Date(timeIntervalSince1970: row["date"]))
+        var quarantine = Quarantine(path: path)
+        (state.instances, state.timelines) = try loadInstances(db, path: path, quarantine: &quarantine)
+        let failed = Set(quarantine.failed.map(\.id))
+        let reloads = try ColumnReader(db, sql: "SELECT rowid, instance, date FROM reload WHERE budgeted ORDER BY date")
+        while try reloads.next() {
+            guard let date = reloads.date(2) else {
+                quarantine.row(
+                    "reload", key: "rowid = \(reloads.string(0))", reason: "date is not a number within years 1 to 9999",
+                    advice: "not counted against the reload budget; it goes with its instance, or delete it")
+                continue
+            }
+            state.budgetedReloads[reloads.string(1), default: []].append(Date(timeIntervalSince1970: date))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT instance, reason, wanted, sequence FROM request") {
-            let reasonName: String = row["reason"]
-            guard let reason = ReloadReason(rawValue: reasonName) else { continue }
-            state.requests[row["instance"]] = StoredRequest(
-                reason: reason, wanted: Date(timeIntervalSince1970: row["wanted"]), sequence: row["sequence"])
+        let requests = try ColumnReader(db, sql: "SELECT instance, reason, wanted, sequence FROM request")
+        while try requests.next() {
+            let id = requests.string(0)
+            guard !failed.contains(id) else { continue }
+            let reason = ReloadReason(rawValue: requests.string(1))
+            guard let reason, let wanted = requests.date(2), requests.isNumber(3) else {
+                quarantine.row(
+                    "request", key: "instance = \(Quarantine.sqlText(id))",
+                    reason: reason == nil ? "reason \(Quarantine.shown(requests.string(1))) is not a reload reason" : "wanted or sequence is not a number",
+                    advice: "the reload it asks for is not made; the instance's next request replaces it, or delete it")
+                continue
+            }
+            state.requests[id] = StoredRequest(
+                reason: reason, wanted: Date(timeIntervalSince1970: wanted), sequence: requests.int64(3))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT state FROM stack ORDER BY name") {
-            let text: String = row["state"]
-            state.stacks.append(try WidgetJSON.decoder.decode(StackState.self, from: Data(text.utf8)))
+        let stacks = try ColumnReader(db, sql: "SELECT name, state FROM stack ORDER BY name")
+        while try stacks.next() {
+            let name = stacks.string(0)
+            do {
+                state.stacks.append(try stacks.withText(1) { try WidgetJSON.decoder.decode(StackState.self, from: Data($0)) })
+            } catch {
+                quarantine.row(
+                    "stack", key: "name = \(Quarantine.sqlText(name))", reason: "state is not a stack (\(decodingFault(error)))",
+                    advice: "the stack is not loaded (its instances are, outside it); 'widgetctl stack create' with its name "
+                        + "replaces it, or fix it and restart widgetd")
+            }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT json FROM donation ORDER BY date, rowid") {
-            let text: String = row["json"]
-            state.donations.append(try WidgetJSON.decoder.decode(Donation.self, from: Data(text.utf8)))
+        let donations = try ColumnReader(db, sql: "SELECT rowid, json FROM donation ORDER BY date, rowid")
+        while try donations.next() {
+            do {
+                state.donations.append(try donations.withText(1) { try WidgetJSON.decoder.decode(Donation.self, from: Data($0)) })
+            } catch {
+                quarantine.row(
+                    "donation", key: "rowid = \(donations.string(0))", reason: "json is not a donation (\(decodingFault(error)))",
+                    advice: "not used for ranking; retention deletes it with the oldest donations, or delete it")
+            }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT instance, lastVisible FROM visibility") {
-            state.lastVisible[row["instance"]] = Date(timeIntervalSince1970: row["lastVisible"])
+        let visibility = try ColumnReader(db, sql: "SELECT instance, lastVisible FROM visibility")
+        while try visibility.next() {
+            guard let date = visibility.date(1) else {
+                quarantine.row(
+                    "visibility", key: "instance = \(Quarantine.sqlText(visibility.string(0)))",
+                    reason: "lastVisible is not a number within years 1 to 9999",
+                    advice: "the instance counts as never shown until a host shows it again, which replaces the row")
+                continue
+            }
+            state.lastVisible[visibility.string(0)] = Date(timeIntervalSince1970: date)
         }
-        state.settledRelevance = try Self.loadSettledRelevance(db)
-        state.freshRelevance = try Self.loadFreshRelevance(db)
+        state.settledRelevance = try Self.loadSettledRelevance(db, quarantine: &quarantine)
+        state.freshRelevance = try Self.loadFreshRelevance(db, quarantine: &quarantine)
+        state.quarantined = quarantine.rows
+        state.failedInstances = quarantine.failedInPlacementOrder
         return state
+    }
+
+    /// What a decoder said, short: the field it stopped at and why.
+    static func decodingFault(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        let context: DecodingError.Context
+        switch error {
+        case .dataCorrupted(let found), .keyNotFound(_, let found), .typeMismatch(_, let found), .valueNotFound(_, let found):
+            context = found
+        @unknown default:
+            return "\(error)"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        let fault = (path.isEmpty ? "" : path + ": ") + (underlying ?? context.debugDescription)
+        // A decoder may quote the value it read, which a damaged row makes anything.
+        return fault.count > 160 ? fault.prefix(160) + "…" : fault
     }
 
     public func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
@@ -402,11 +546,37 @@ public final class SQLiteStateStore: StateStore {
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             arguments += [max(0, limit)]
             let rows = try Row.fetchAll(
-                db, sql: "SELECT json FROM decision \(filter) ORDER BY date DESC, rowid DESC LIMIT ?", arguments: arguments)
-            return try rows.reversed().map { row in
-                let text: String = row["json"]
-                return try WidgetJSON.decoder.decode(RotationDecision.self, from: Data(text.utf8))
+                db, sql: "SELECT rowid, json FROM decision \(filter) ORDER BY date DESC, rowid DESC LIMIT ?", arguments: arguments)
+            return rows.reversed().compactMap { row -> RotationDecision? in
+                let rowid: Int64 = row[0]
+                let text = String.fromDatabaseValue(row[1] as DatabaseValue) ?? ""
+                do {
+                    return try WidgetJSON.decoder.decode(RotationDecision.self, from: Data(text.utf8))
+                } catch {
+                    skipRow(rowid, reason: "json is not a rotation decision (\(Self.decodingFault(error)))")
+                    return nil
+                }
             }
+        }
+    }
+
+    /// A log row that does not decode: left out of every answer, and handed to
+    /// `takeSkippedRows` the first time.
+    private func skipRow(_ rowid: Int64, reason: String) {
+        skipped.withLock { skipped in
+            guard skipped.seen.insert(rowid).inserted else { return }
+            var quarantine = Quarantine(path: path)
+            quarantine.row(
+                "decision", key: "rowid = \(rowid)", reason: reason,
+                advice: "left out of 'widgetctl log'; max-log-rows retention deletes it in time, or delete it")
+            skipped.untold += quarantine.rows
+        }
+    }
+
+    public func takeSkippedRows() -> [QuarantinedRow] {
+        skipped.withLock { skipped in
+            defer { skipped.untold = [] }
+            return skipped.untold
         }
     }
 
@@ -415,6 +585,8 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
+        // What was read at start-up is out of date once anything changes.
+        preloaded.withLock { $0 = nil }
         var items: [(work: [(String, StatementArguments)], completion: GroupCommit<[(String, StatementArguments)]>.Completion)] = []
         items.reserveCapacity(batch.count)
         for (changes, completion) in batch {

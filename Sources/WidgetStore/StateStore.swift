@@ -13,9 +13,14 @@ public protocol StateStore: Sendable {
     func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)])
     /// Logged rotation decisions, oldest first: the newest `limit` of those matching.
     func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision]
+    /// Rows read since start-up that did not decode and were left out (log rows), each
+    /// handed out once.
+    func takeSkippedRows() -> [QuarantinedRow]
 }
 
 extension StateStore {
+    public func takeSkippedRows() -> [QuarantinedRow] { [] }
+
     public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
         for item in batch { submit(item.changes, completion: item.completion) }
     }

@@ -196,6 +196,8 @@ extension Integration {
                 #expect(log.contains("is damaged or not a database"), "\(name)")
                 #expect(log.contains("widgetd has not modified it"), "\(name)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == damaged, "\(name): the file was changed")
+                let wal = (try? Data(contentsOf: URL(fileURLWithPath: database + "-wal"))) ?? Data()
+                #expect(wal.isEmpty, "\(name): a -wal of \(wal.count) bytes was left behind")
             }
             #expect(try StorageFaultUnit.restartPreventExitStatus().contains(65))
 

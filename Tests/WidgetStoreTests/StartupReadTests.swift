@@ -92,21 +92,4 @@ import WidgetCore
         #expect(entries.map(\.date) == [t0 - 3540, t0])
         #expect(entries.map(\.content) == [.null, .string("a")])
     }
-
-    @Test func anUnknownFamilyOrPolicyIsAnError() async throws {
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        do {
-            let store = try SQLiteStateStore(directory: directory)
-            try await store.apply([.putInstance(instance("a", created: t0))])
-            try await store.apply([.putTimeline("a", timeline("a"), receivedAt: t0)])
-            store.close()
-        }
-        try execute("UPDATE timeline SET policy = 'sometimes'")
-        let policy = await #expect(throws: StoreError.self) { try await SQLiteStateStore(directory: directory).load() }
-        #expect(policy?.description.contains("timeline of a has unknown policy 'sometimes'") == true)
-        try execute("UPDATE timeline SET policy = 'never'")
-        try execute("UPDATE instance SET family = 'systemHuge'")
-        let family = await #expect(throws: StoreError.self) { try await SQLiteStateStore(directory: directory).load() }
-        #expect(family?.description.contains("instance a has unknown family 'systemHuge'") == true)
-    }
 }

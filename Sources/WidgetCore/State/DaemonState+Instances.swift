@@ -69,6 +69,7 @@ extension DaemonState {
 
     /// Removes an instance, and it from every stack that holds it, in one change.
     public func planRemove(_ id: InstanceID, at now: Date) throws(StateError) -> Plan {
+        if instances[id] == nil, failedInstances[id] != nil { return planRemoveFailed(id) }
         _ = try record(id)
         var plan = Plan()
         plan.store.append(.deleteInstance(id))
@@ -98,6 +99,17 @@ extension DaemonState {
     /// before validation asks a provider for options, and again on what would be stored.
     public func checkConfigurationSize(_ configuration: [String: JSONValue]) throws(StateError) {
         do { try settings.limits.checkConfiguration(configuration) } catch { throw .limitExceeded(error) }
+    }
+
+    /// Removing an instance whose stored row does not decode deletes its rows (the delete
+    /// cascades to them all); nothing else in memory refers to it.
+    private func planRemoveFailed(_ id: InstanceID) -> Plan {
+        var plan = Plan()
+        plan.store.append(.deleteInstance(id))
+        plan.keys.take(.instance(id))
+        plan.effect { $0.failedInstances[id] = nil }
+        plan.note(.info, "instance removed", ["instance": id, "failed": "stored row did not decode"])
+        return plan
     }
 
     /// The configuration `configure` asks to validate: the given values merged into the

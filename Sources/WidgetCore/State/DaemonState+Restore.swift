@@ -56,6 +56,7 @@ extension DaemonState {
             records.append(record)
         }
         instances.put(contentsOf: records)
+        failedInstances = Dictionary(persisted.failedInstances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var (background, notes) = normalizeConfigurations()
         rebuildMatchIndex()
         for donation in persisted.donations { donations.add(donation, calendar: calendar) }
@@ -67,7 +68,13 @@ extension DaemonState {
         }
         background += retention()
         let (count, timelines) = (instances.count, instances.timelines)
-        notes.append(Note(level: .info, message: "state restored", metadata: ["instances": "\(count)", "timelines": "\(timelines)"]))
+        // Each row that did not decode, once, with what to do about it.
+        notes += persisted.quarantined.map(\.note)
+        let (failed, quarantined) = (failedInstances.count, persisted.quarantined.count)
+        notes.append(Note(
+            level: .info, message: "state restored",
+            metadata: ["instances": "\(count)", "timelines": "\(timelines)"]
+                .merging(quarantined == 0 ? [:] : ["failed_instances": "\(failed)", "rows_left_out": "\(quarantined)"]) { $1 }))
         notes += overLimitNotes()
         return (background, notes)
     }

@@ -16,6 +16,9 @@ public struct DaemonState: Sendable {
     public internal(set) var instances = InstanceBook()
     public internal(set) var stacks = StackBook()
     public internal(set) var donations = DonationLog()
+    /// Instances not loaded because a stored row of theirs does not decode, shown as failed
+    /// until removed; nothing else refers to them.
+    public internal(set) var failedInstances: [InstanceID: FailedInstance] = [:]
     public internal(set) var scheduler: ReloadScheduler
     /// Time of day and weekends (donation affinity) are read in this calendar's time zone.
     public internal(set) var calendar: Calendar
@@ -82,14 +85,17 @@ public struct DaemonState: Sendable {
     public mutating func makeInstanceID() -> InstanceID {
         while true {
             let id = ids.next()
-            if !instances.contains(id) { return id }
+            // A failed instance's rows are still stored under its id.
+            if !instances.contains(id), failedInstances[id] == nil { return id }
         }
     }
 
     // MARK: Reading
 
     public func record(_ id: InstanceID) throws(StateError) -> InstanceRecord {
-        guard let record = instances[id] else { throw .unknownInstance(id) }
+        guard let record = instances[id] else {
+            throw failedInstances[id].map { .failedInstance(id, reason: $0.reason) } ?? .unknownInstance(id)
+        }
         return record
     }
 

@@ -9,6 +9,8 @@ public enum StateError: Error, Sendable, Hashable {
     /// The kind is declared but cannot be used now; the reason names the descriptor's field.
     case unusableKind(String, problem: String)
     case unknownInstance(InstanceID)
+    /// A stored row of the instance does not decode: it can only be removed (`FailedInstance`).
+    case failedInstance(InstanceID, reason: String)
     case unsupportedFamily(String, kind: String, supported: [WidgetFamily])
     case unknownStack(String)
     case stackExists(String)

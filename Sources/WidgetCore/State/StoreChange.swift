@@ -56,6 +56,10 @@ public struct PersistedState: Sendable {
     public var lastVisible: [InstanceID: Date] = [:]
     /// Relevance a provider gave since the instance's timeline (`putFreshRelevance`), in date order.
     public var freshRelevance: [InstanceID: [RelevanceSample]] = [:]
+    /// Rows that did not decode and were left out (each reported once at start-up).
+    public var quarantined: [QuarantinedRow] = []
+    /// Instances left out because a row of theirs did not decode, in placement order.
+    public var failedInstances: [FailedInstance] = []
 
     public init() {}
 

@@ -38,7 +38,9 @@ struct Daemon {
         DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories, limits: settings.limits)
         catalog.logProblems(logger)
-        let store = try SQLiteStateStore(directory: options.stateDirectory)
+        // Read now, opened for writing below, once nothing else can stop the start: a start
+        // that fails leaves the file as it was.
+        let store = try SQLiteStateStore(directory: options.stateDirectory, deferWriting: true)
         // One event loop, like Redis's: the engine, every connection, the timer and every task
         // run on it, so a request reaches the engine without a hop. Stores and provider
         // launches block on threads of their own.
@@ -98,6 +100,9 @@ struct Daemon {
         } catch {
             throw SettingsError(underlying: error)
         }
+        // Changes made since the state was read (retention, the first launches' answers, a
+        // request that came in already) have waited for this.
+        try store.openForWriting()
         let group = ServiceGroup(configuration: .init(
             services: [
                 .init(service: server),

@@ -6,7 +6,12 @@ import WidgetStore
 public enum StartupExitStatus {
     /// Anything else (e.g. the socket is taken): 1, and systemd may retry.
     public static let failure: Int32 = 1
-    /// EX_DATAERR: the state database is damaged or not a database.
+    /// EX_USAGE: the command line is invalid. ArgumentParser exits with it before `run()`;
+    /// named here so that this list is every status docs/running.md gives.
+    public static let badCommandLine: Int32 = 64
+    /// EX_DATAERR: the state database is damaged or not a database (damaged pages, tables its
+    /// recorded migrations made missing, rows a migration cannot read). A row that merely does
+    /// not decode is not a failed start: it is left out and reported.
     public static let corruptState: Int32 = 65
     /// EX_CANTCREAT: the state directory or database cannot be written (read-only, full,
     /// permissions, I/O error).

@@ -36,8 +36,9 @@ extension Engine {
                 request = .callersKinds(verb, all: descriptors.values.map(Self.ownership))
             case .kinds(let kinds, let ids):
                 // An unknown instance: the call fails as such and changes nothing. An instance
-                // whose kind lost its descriptor has no owner.
-                let instanceKinds = ids.compactMap { state.instances[$0]?.kind }
+                // whose kind lost its descriptor has no owner. A failed instance (a stored row of it
+                // does not decode) is its stored kind's, so that only who may remove it can.
+                let instanceKinds = ids.compactMap { state.instances[$0]?.kind ?? state.failedInstances[$0]?.kind }
                 if kinds.isEmpty, instanceKinds.isEmpty { return .allowed }
                 var named = kinds.compactMap { descriptors[$0].map(Self.ownership) }
                 for kind in Set(instanceKinds).subtracting(kinds).sorted() {

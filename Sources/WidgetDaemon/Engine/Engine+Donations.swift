@@ -43,6 +43,11 @@ extension Engine {
                 let decisions = try await store.decisions(stack: params.stack, since: params.since, limit: limit)
                 let involved = decisions.reduce(into: Set<InstanceID>()) { $0.formUnion($1.donationInstances) }
                 call.succeed(self.redacted(decisions, for: call, among: involved))
+                // Log rows that do not decode are left out of the answer, and told once here.
+                for row in store.takeSkippedRows() {
+                    rowsLeftOut += 1
+                    log([row.note])
+                }
             } catch {
                 call.fail(.storageFailure("\(error)"))
             }

@@ -65,7 +65,20 @@ extension Engine {
     }
 
     func list(_ call: Call) {
-        call.succeed(state.instances.inPlacementOrder.map { info($0) })
+        call.succeed(state.instances.inPlacementOrder.map { info($0) } + failedInfos())
+    }
+
+    /// Instances whose stored row does not decode, after the others, oldest first: shown so
+    /// that they are not lost silently, with why.
+    func failedInfos() -> [InstanceInfo] {
+        guard !state.failedInstances.isEmpty else { return [] }
+        return state.failedInstances.values.sorted { ($0.created, $0.id) < ($1.created, $1.id) }.map { failed in
+            var info = InstanceInfo(
+                id: failed.id, kind: failed.kind, family: failed.family ?? .systemSmall, configuration: [:],
+                currentEntry: nil, hasTimeline: false, nextReload: nil)
+            info.failure = failed.reason
+            return info
+        }
     }
 
     /// WidgetKit's `WidgetInfo`, plus what the daemon knows about the instance now.

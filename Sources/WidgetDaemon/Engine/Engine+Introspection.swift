@@ -17,6 +17,8 @@ extension Engine {
         result.subscribers = events.count
         result.storageError = storageFault?.message
         result.droppedAnswers = state.counters.droppedAnswers
+        if !state.failedInstances.isEmpty { result.failedInstances = state.failedInstances.count }
+        if rowsLeftOut > 0 { result.rowsLeftOut = rowsLeftOut }
         call.succeed(result)
     }
 

@@ -7,6 +7,7 @@ extension Engine {
     /// is due.
     public func restore() async throws {
         let persisted = try await store.load()
+        rowsLeftOut = persisted.quarantined.count
         let (background, notes) = state.restore(persisted, at: now)
         log(notes)
         logger.info("state directory", metadata: ["state": "\(setup.stateDirectory)"])

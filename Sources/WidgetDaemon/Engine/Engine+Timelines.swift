@@ -15,7 +15,15 @@ extension Engine {
     }
 
     func timeline(_ params: InstanceParams, _ call: Call) {
-        guard let record = state.instances[params.id] else { return call.fail(.unknownInstance(params.id)) }
+        guard let record = state.instances[params.id] else {
+            guard let failed = state.failedInstances[params.id] else { return call.fail(.unknownInstance(params.id)) }
+            var result = TimelineResult(
+                instance: failed.id, kind: failed.kind, family: failed.family ?? .systemSmall, entries: [], policy: nil,
+                currentIndex: nil, currentEntry: nil, nextEntryChange: nil, nextReload: nil, receivedAt: nil,
+                lastError: failed.reason)
+            result.failure = failed.reason
+            return call.succeed(result)
+        }
         let stored = record.timeline
         let now = self.now
         var result = TimelineResult(

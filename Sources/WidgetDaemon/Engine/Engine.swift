@@ -45,6 +45,8 @@ public actor Engine {
     var clock: EngineClock
     /// The last failed write, while writes fail.
     var storageFault: StorageFault?
+    /// Stored rows left out because they do not decode: at start-up, and log rows since.
+    var rowsLeftOut = 0
     /// The timer, the STATUS= summary, and the step in progress.
     var wake = WakeState()
     /// Dynamic options fetched without search text, until invalidated.
