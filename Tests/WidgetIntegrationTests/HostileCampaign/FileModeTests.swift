@@ -39,13 +39,8 @@ extension Integration {
         @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
         func providersAndDirectoriesOthersCanWriteAreRefusedAndNeverRun() throws {
             let fixture = try DaemonFixture()
-            // The other user must reach the open widgets directory.
-            chmod(fixture.directory, 0o755)
-            let users = try AuthUsers(in: fixture.directory)
-            defer {
-                fixture.stop()
-                users.remove()
-            }
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
             let dir = fixture.widgetsDirectory
             func marker(_ name: String) -> String { fixture.directory + "/ran-" + name }
 

@@ -144,12 +144,8 @@ extension Integration {
         @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
         func hostileNamesForgeNoLineAndReachNoTerminal() throws {
             let fixture = try DaemonFixture()
-            chmod(fixture.directory, 0o755)
-            let users = try AuthUsers(in: fixture.directory)
-            defer {
-                fixture.stop()
-                users.remove()
-            }
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
             try fixture.counterWidget()
             try fixture.start(clock: "2026-01-05T09:00:00Z", arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
             chmod(fixture.socketPath, 0o666)
@@ -216,12 +212,8 @@ extension Integration {
             let journald = try JournalFixture.ensureRunning()
             defer { journald?.stop() }
             let fixture = try DaemonFixture()
-            chmod(fixture.directory, 0o755)
-            let users = try AuthUsers(in: fixture.directory)
-            defer {
-                fixture.stop()
-                users.remove()
-            }
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
             try fixture.start(arguments: ["--log-target", "journal"])
             chmod(fixture.socketPath, 0o666)
             // PIDs are reused and the journal outlives test runs: names of this run's own.

@@ -152,12 +152,8 @@ extension Integration {
         func previewLaunchesPerCallerAreRated() throws {
             let limit = 20
             let fixture = try DaemonFixture()
-            chmod(fixture.directory, 0o755)
-            let users = try AuthUsers(in: fixture.directory)
-            defer {
-                fixture.stop()
-                users.remove()
-            }
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
             let launches = fixture.directory + "/previews.log"
             try fixture.provider("previewer", """
                 #!/bin/sh

@@ -110,12 +110,8 @@ extension Integration {
         func twoThousandConnectionsFromOneUIDLeaveRoomForRootAndTheHostGroup() throws {
             SocketFlood.raiseOpenFiles(to: 8192)
             let fixture = try DaemonFixture()
-            chmod(fixture.directory, 0o755)
-            let users = try AuthUsers(in: fixture.directory)
-            defer {
-                fixture.stop()
-                users.remove()
-            }
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
             try Self.start(fixture, access: "host-group = \(AuthUsers.hostGroup)")
             let hostGID = try #require(getgrnam(AuthUsers.hostGroup)).pointee.gr_gid
 

@@ -47,6 +47,19 @@ final class AuthUsers {
         chmod(widgetctl, 0o755)
     }
 
+    /// The users for a test of `fixture`'s daemon, whose folder they must be able to enter (its
+    /// socket and the copied widgetctl are there). Pair with `remove(after:)`.
+    static func open(for fixture: DaemonFixture) throws -> AuthUsers {
+        chmod(fixture.directory, 0o755)
+        return try AuthUsers(in: fixture.directory)
+    }
+
+    /// Stops the daemon first (it may hold the users' connections), then deletes the users.
+    func remove(after fixture: DaemonFixture) {
+        fixture.stop()
+        remove()
+    }
+
     /// Deletes the users (and the groups useradd made for them) and the test groups.
     func remove() {
         for name in [Self.ownerName, Self.hostName, Self.otherName] {
