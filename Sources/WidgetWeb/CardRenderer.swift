@@ -14,6 +14,10 @@ final class CardRenderer: Sendable {
 
     private let compiled = Mutex<[String: Compiled]>([:])
 
+    /// As widgetd's default `max-descriptor-bytes`: a template larger is not read, and its
+    /// cards are the generic one.
+    static let maxTemplateBytes = 1 << 20
+
     /// `extra` are the names the host adds for a template (docs/widgets.md, "Templates").
     func html(_ entry: TimelineEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue]) -> String {
         guard let entry else {
@@ -29,9 +33,14 @@ final class CardRenderer: Sendable {
     /// descriptor at once; its template file may change without it). Nil when it cannot be
     /// read or compiled now: the card falls back to the generic one.
     private func template(at path: String) -> EntryTemplate? {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let modified = attributes?[.modificationDate] as? Date
         if let known = compiled.withLock({ $0[path] }), known.modified == modified { return known.template }
-        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        // Read only a regular file of a template's size: a FIFO would block the request, and a
+        // huge file would be held whole.
+        let readable = attributes?[.type] as? FileAttributeType == .typeRegular
+            && (attributes?[.size] as? Int).map { $0 <= Self.maxTemplateBytes } == true
+        let text = readable ? FileManager.default.contents(atPath: path).map { String(decoding: $0.prefix(Self.maxTemplateBytes), as: UTF8.self) } : nil
         let template = text.flatMap { try? EntryTemplate($0, escaping: .html) }
         compiled.withLock { $0[path] = Compiled(modified: modified, template: template) }
         return template

@@ -34,7 +34,7 @@ final class DaemonSubscription: Service, Sendable {
             if connected { lastProblem = nil }
             if problem != lastProblem {
                 lastProblem = problem
-                FileHandle.standardError.write(Data("widgetd-web: \(problem); trying again every second\n".utf8))
+                FileHandle.standardError.write(Data("widgetd-web: \(ControlEscaping.escaped(problem)); trying again every second\n".utf8))
                 announce(connected: false, problem)
             }
             sleep(1)

@@ -66,12 +66,13 @@ extension Engine {
     /// SIGTERM): a jump over years is a long run of steps that resume each other.
     static let clockSlice: Duration = .milliseconds(20)
 
-    /// Lets the loop poll its sockets before going on. NIO runs queued tasks until none is
-    /// left before it polls again, and a step that had nothing to wait for resumes at once:
-    /// only a task due a little later ends the loop's turn.
+    /// Lets the loop poll its sockets before going on, taking a turn among the batches that
+    /// wait theirs (`SliceQueue`): a step that had nothing to wait for resumes at once, and
+    /// NIO runs every ready task before it polls again.
     private func yieldToConnections() async {
+        let slices = self.slices
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            loop.scheduleTask(in: .milliseconds(1)) { continuation.resume() }
+            slices.enqueue { continuation.resume() }
         }
     }
 

@@ -65,11 +65,17 @@ extension Integration {
                 frame = child
                 let url = child["url"] as? String ?? ""
                 if url.hasPrefix("chrome-error:") || child["unreachableUrl"] != nil { return true }
-                let world = try page.command("Page.createIsolatedWorld", ["frameId": id, "worldName": "test"])
-                guard let context = world["executionContextId"] as? Int else { return false }
-                let result = try page.command(
-                    "Runtime.evaluate",
-                    ["expression": "!!document.querySelector('[data-stack=home] [data-action=smart-rotate]')", "contextId": context, "returnByValue": true])
+                // The frame may navigate (to the host or to the error page) between these calls.
+                let result: [String: Any]
+                do {
+                    let world = try page.command("Page.createIsolatedWorld", ["frameId": id, "worldName": "test"])
+                    guard let context = world["executionContextId"] as? Int else { return false }
+                    result = try page.command(
+                        "Runtime.evaluate",
+                        ["expression": "!!document.querySelector('[data-stack=home] [data-action=smart-rotate]')", "contextId": context, "returnByValue": true])
+                } catch let error where DevToolsPage.isContextGone(error) {
+                    return false
+                }
                 hostPageInFrame = (result["result"] as? [String: Any])?["value"] as? Bool == true
                 return hostPageInFrame
             }

@@ -55,13 +55,23 @@ final class DevToolsPage {
         let deadline = Self.deadline(seconds)
         var last: Any?
         while true {
-            last = try evaluate(expression)
+            do {
+                last = try evaluate(expression)
+            } catch let error where Self.isContextGone(error) {
+                last = nil
+            }
             if accept(last) { return last }
             guard ContinuousClock.now < deadline else {
                 throw FixtureError("waited \(seconds) s for \(what); last value: \(String(describing: last))")
             }
             usleep(20_000)
         }
+    }
+
+    /// A navigation under way replaces a page's or frame's JavaScript context, and an
+    /// evaluation sent meanwhile is refused with this: it is worth asking again.
+    static func isContextGone(_ error: any Error) -> Bool {
+        "\(error)".contains("Cannot find context with specified id")
     }
 
     /// The page as PNG.
