@@ -108,4 +108,30 @@ import WidgetCore
         print("suspend 2 h: the hour after: \(figures.joined(separator: "; ")); \(clocks.armed) timers armed in all, \(clocks.live) left")
         #expect(clocks.live == 0, "the last entry is shown: no timer should be left, found \(clocks.liveDelays)")
     }
+
+    @Test func repeatedSuspendsLeaveOneTimerForEachDeadline() async throws {
+        let clocks = ManualClocks(wall: "2026-01-05T08:00:00Z")
+        let harness = try Self.harness(clocks)
+        let times = (0...8).map { String(format: "%02d:%02d", 8 + $0 / 2, $0 % 2 * 30) }
+        _ = try await Self.push(harness, times)
+
+        // Three naps of 10 min, each between two deadlines, each resume the watcher's tick.
+        for nap in ["08:10", "08:40", "09:10"] {
+            await clocks.run(until: "2026-01-05T\(nap):00Z", harness)
+            clocks.suspend(600)
+            await harness.inspect { $0.tick() }
+        }
+        #expect(clocks.live == 1, "after three resumes: \(clocks.live) timers armed, due in \(clocks.liveDelays) s")
+        let start = await Self.counts(harness)
+        let fired = await clocks.run(until: "2026-01-05T12:00:00Z", harness)
+        let end = await Self.counts(harness)
+        // From the last resume (09:20) to 12:00: six deadlines, 09:30 to 12:00.
+        print(
+            "three suspends of 10 min, then 6 deadlines: \(fired) timer firings, \(end.passes - start.passes) passes, "
+                + "\(clocks.armed) timers armed in all, \(clocks.live) left")
+        #expect(fired == 6)
+        #expect(end.timers - start.timers == 6)
+        #expect(end.passes - start.passes == 6)
+        #expect(clocks.live == 0)
+    }
 }
