@@ -114,11 +114,13 @@ struct Harness {
     let runner: ScriptedRunner
     let engine: Engine
 
-    /// `virtualStart` nil runs the engine on the real clock.
+    /// `virtualStart` nil runs the engine on the real clock; `wallClock`, `bootClock` and
+    /// `armTimer` replace its clocks (see `ManualClocks`).
     init(
         answer: String = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"never"}"#,
         virtualStart: Date? = Harness.start, descriptors: String? = nil, runner: ScriptedRunner? = nil,
-        access: AccessPolicy? = nil, accounts: AccountTable = AccountTable(), wallClock: (@Sendable () -> Date)? = nil
+        access: AccessPolicy? = nil, accounts: AccountTable = AccountTable(), wallClock: (@Sendable () -> Date)? = nil,
+        bootClock: (@Sendable () -> Double)? = nil, armTimer: EngineSetup.ArmTimer? = nil
     ) throws {
         self.runner = runner ?? ScriptedRunner(answer: answer)
         let text = descriptors ?? #"""
@@ -131,7 +133,9 @@ struct Harness {
         }
         engine = Engine(
             loop: Self.loops.next(), store: store, runner: self.runner, settings: DaemonSettings(), catalog: catalog,
-            setup: EngineSetup(widgetsDirectories: [], stateDirectory: "/nonexistent", wallClock: wallClock ?? { Date() }),
+            setup: EngineSetup(
+                widgetsDirectories: [], stateDirectory: "/nonexistent", wallClock: wallClock ?? { Date() },
+                bootClock: bootClock ?? EngineClock.bootTime, armTimer: armTimer ?? EngineSetup.loopTimer),
             virtualStart: virtualStart, logger: .init(label: "test"), accessPolicy: access)
     }
 

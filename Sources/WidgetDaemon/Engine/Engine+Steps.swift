@@ -146,6 +146,7 @@ extension Engine {
             wake.settleAgain = false
             guard !stopping else { break }
             let work = state.takeDue(at: now)
+            wake.duePasses += 1
             popped += work.popped
             publish(work.events)
             for launch in work.launches { start(launch, launching) }

@@ -5,19 +5,23 @@ import WidgetCore
 extension Engine {
     /// Sets the one timer towards the earliest deadline of everything the state holds (real
     /// clock). Nothing due: no timer at all. On the virtual clock time moves only when told,
-    /// and what is due now has been carried out by the step.
+    /// and what is due now has been carried out by the step. A timer set before is cancelled
+    /// first: a second one would run a second pass at every deadline from then on.
     func rearm() {
         guard !clock.isVirtual, !stopping, let next = state.nextWake else {
             cancelTimer()
             return
         }
         guard wake.timerFor != next || wake.timer == nil else { return }
-        wake.timer?.cancel()
+        cancelTimer()
         let seconds = max(0, next.timeIntervalSince(now))
-        wake.timerFor = next
-        wake.timer = loop.scheduleTask(in: .microseconds(Int64((seconds * 1e6).rounded(.up)))) { [self] in
-            self.assumeIsolated { $0.tick() }
+        wake.timersArmed += 1
+        let number = wake.timersArmed
+        let cancel = setup.armTimer(loop, .microseconds(Int64((seconds * 1e6).rounded(.up)))) { [self] in
+            self.assumeIsolated { $0.timerFired(number) }
         }
+        wake.timer = WakeTimer(number: number, cancel: cancel)
+        wake.timerFor = next
     }
 
     func cancelTimer() {
@@ -26,10 +30,23 @@ extension Engine {
         wake.timerFor = nil
     }
 
-    /// The timer fired, or the wall clock was set: whatever is due now is carried out.
-    func tick() {
+    /// The timer fired. Only the one armed last counts: the loop may still run a task that was
+    /// cancelled once it had come due (it takes every due task before running them), and that
+    /// task's deadline has been replaced.
+    private func timerFired(_ number: Int) {
+        guard wake.timer?.number == number else { return }
         wake.timer = nil
         wake.timerFor = nil
+        wake.timersRun += 1
+        tick()
+    }
+
+    /// Whatever is due now is carried out, and the timer set again. The timer comes here, and so
+    /// does `WallClockWatcher` when the wall clock is set (a step, or the resume from a suspend,
+    /// during which the monotonic timer stood still): then the timer armed before is cancelled,
+    /// since its deadline may have moved or passed, and `settle` arms the one timer afresh.
+    func tick() {
+        cancelTimer()
         if !clock.zoneWatched { refreshTimeZone() }
         settle(nil)
     }

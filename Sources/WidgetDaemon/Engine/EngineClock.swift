@@ -3,10 +3,12 @@ import Glibc
 
 /// The engine's time: a virtual instant that moves only when told, or the wall clock, with
 /// what it takes to tell a wall-clock step from time passing and to notice a new time zone.
-struct EngineClock {
+public struct EngineClock {
     /// nil on the real clock; the current virtual instant otherwise.
     var virtualNow: Date?
     let wallClock: @Sendable () -> Date
+    /// CLOCK_BOOTTIME in seconds (`bootTime` in the daemon).
+    let bootClock: @Sendable () -> Double
     /// A `clock advance` or `clock set` is under way.
     var advancing = false
     /// The wall clock and CLOCK_BOOTTIME at the last look (real clock only).
@@ -16,9 +18,10 @@ struct EngineClock {
     /// False when no watcher runs: then every wake-up looks at the zone's sources itself.
     var zoneWatched = false
 
-    init(virtualNow: Date?, wallClock: @escaping @Sendable () -> Date) {
+    init(virtualNow: Date?, wallClock: @escaping @Sendable () -> Date, bootClock: @escaping @Sendable () -> Double) {
         self.virtualNow = virtualNow
         self.wallClock = wallClock
+        self.bootClock = bootClock
     }
 
     var now: Date { virtualNow ?? wallClock() }
@@ -30,7 +33,7 @@ struct EngineClock {
     mutating func wallStep() -> (from: Date, to: Date, seconds: Double)? {
         guard virtualNow == nil else { return nil }
         let wall = wallClock()
-        let boot = Self.bootTime()
+        let boot = bootClock()
         defer { wallReference = (wall, boot) }
         guard let reference = wallReference else { return nil }
         let elapsed = boot - reference.boot
@@ -48,7 +51,8 @@ struct EngineClock {
         return SystemTimeZone.current()
     }
 
-    static func bootTime() -> Double {
+    /// CLOCK_BOOTTIME now, in seconds.
+    public static func bootTime() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_BOOTTIME, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

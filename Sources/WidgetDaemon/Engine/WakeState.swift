@@ -1,16 +1,27 @@
 import Foundation
-import NIOCore
 
 /// When the engine wakes by itself, what STATUS= last said, and the step in progress.
 struct WakeState {
     /// The timer towards the next deadline (real clock), and the deadline it was set for.
-    var timer: Scheduled<Void>?
+    var timer: WakeTimer?
     var timerFor: Date?
+    /// Timers armed, timer firings that ran a pass, and passes over what is due (`settle`), since
+    /// the start: a test reads them to see that one deadline costs one timer and one pass.
+    var timersArmed = 0
+    var timersRun = 0
+    var duePasses = 0
     /// What the last STATUS= text was built from, so an unchanged summary is not rebuilt.
     var statusInputs: StatusInputs?
     /// A step's consequences are being carried out; a nested call only asks for another round.
     var settling = false
     var settleAgain = false
+}
+
+/// An armed wake-up timer: its number (which tells a firing of this timer from a cancelled
+/// one) and how to cancel it.
+struct WakeTimer {
+    var number: Int
+    var cancel: @Sendable () -> Void
 }
 
 /// A write that failed: its short cause (logged once per cause) and its message.
