@@ -164,6 +164,7 @@ public final class SQLiteStateStore: StateStore {
             if failure.kind == .corrupt { throw failure }
             return nil
         }
+        defer { retire(queue) }
         var step = "read"
         do {
             if let state = try queue.read({ db in try migrator.hasCompletedMigrations(db) ? try loadState(db, path: path) : nil }) {
@@ -171,6 +172,7 @@ public final class SQLiteStateStore: StateStore {
             }
             step = "migrate"
             let copy = try DatabaseQueue()
+            defer { retire(copy) }
             try queue.backup(to: copy)
             try migrator.migrate(copy)
             step = "read"
@@ -192,6 +194,19 @@ public final class SQLiteStateStore: StateStore {
                     path: path)
             }
         }
+    }
+
+    /// The connections `readOnlyLoad` has finished with: closed, and kept for the life of the
+    /// process instead of released. Why: GRDB marks each connection's dispatch queue with a
+    /// queue-specific value, and libdispatch runs the destructors of a released queue's
+    /// specific values on its global pool. That starts the pool, whose monitor then wakes the
+    /// daemon every second for good. One start keeps one or two.
+    private static let retired = Mutex<[DatabaseQueue]>([])
+
+    /// Closes `queue`'s connection (its file descriptors and mapping go) and keeps the object.
+    private static func retire(_ queue: DatabaseQueue) {
+        try? queue.close()
+        retired.withLock { $0.append(queue) }
     }
 
     /// Why the state could not be opened or read, with what the operator can do about it.

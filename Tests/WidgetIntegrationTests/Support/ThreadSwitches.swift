@@ -45,20 +45,22 @@ struct ThreadSwitches: Equatable {
 
     /// The process's threads once every one of them has held still for 6 s: libdispatch's
     /// threads (the signal sources' and whatever a library starts on a queue) end a few
-    /// seconds after their work. Fails when they keep waking for a minute.
+    /// seconds after their work. Fails when they keep waking for a minute. Timed on the
+    /// monotonic clock: other tests step the wall clock.
     static func settled(_ pid: pid_t) throws -> ThreadSwitches {
+        let clock = ContinuousClock()
         var previous = ThreadSwitches(pid)
-        var stillSince = Date()
-        let deadline = Date().addingTimeInterval(60)
-        while Date().timeIntervalSince(stillSince) < 6 {
-            guard Date() < deadline else {
+        var stillSince = clock.now
+        let deadline = clock.now + .seconds(60)
+        while clock.now - stillSince < .seconds(6) {
+            guard clock.now < deadline else {
                 throw FixtureError("the daemon's threads kept waking for 60 s: \(previous.threads)")
             }
             usleep(200_000)
             let now = ThreadSwitches(pid)
             if now != previous {
                 previous = now
-                stillSince = Date()
+                stillSince = clock.now
             }
         }
         return previous
