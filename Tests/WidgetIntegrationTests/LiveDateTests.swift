@@ -85,6 +85,18 @@ extension Integration {
             #expect((try page.evaluate("document.querySelector('.t-train i time').textContent") as? String)?.hasPrefix("+11 min") == true)
             #expect(try page.evaluate("live.timer !== null") as? Bool == true)
 
+            // The page's formatter reads as LiveDate does (LiveDateTests has the same cases).
+            let cases: [(Double, String, String)] = [
+                (-300, "timer", "5:00"), (-299.5, "timer", "5:00"), (-3723, "timer", "1:02:03"), (-0.5, "timer", "0:01"),
+                (0.5, "timer", "0:00"), (125, "timer", "2:05"), (-150, "relative", "3 min"), (-3900, "relative", "1 hr, 5 min"),
+                (59, "relative", "0 min"), (2 * 86400 + 7260, "relative", "2 days, 2 hr"), (86460, "relative", "1 day"),
+                (-125, "offset", "+2 min, 5 sec"), (0, "offset", "0 sec"), (180, "offset", "-3 min"), (3605, "offset", "-1 hr"),
+            ]
+            for (seconds, style, expected) in cases {
+                let text = try page.evaluate("liveText(Date.parse('2026-01-05T08:12:00Z'), '\(style)', Date.parse('2026-01-05T08:12:00Z') + \(seconds * 1000))")
+                #expect(text as? String == expected, "\(style) at \(seconds) s")
+            }
+
             // An entry without a live date: nothing is counted and no timer is left.
             Self.push(fixture, id, #"{"text":"No trains","leaves":"tomorrow","departs":"-"}"#)
             try page.waitFor("the plain entry", "document.querySelector('.t-train b')?.textContent ?? null") { $0 as? String == "tomorrow" }
