@@ -43,14 +43,20 @@ struct BarAdapter {
         try view.load(queries)
         var clock = try BarClock.read(queries)
         connected()
+        var wake: Date?
+        var changed = true
         while true {
-            let now = clock.now()
-            output.emit(view.line(now: now))
-            // A timer only while the entry shown holds a live date, at its next change: a bar
-            // showing none waits on the socket alone, as before.
-            let wake = view.nextChange(after: now)
+            if changed {
+                let now = clock.now()
+                output.emit(view.line(now: now))
+                // A timer only while the entry shown holds a live date, at its next change: a
+                // bar showing none waits on the socket alone, as before.
+                wake = view.nextChange(after: now)
+            }
+            changed = true
             guard let line = try events.nextEvent(within: wake.map { $0.timeIntervalSince(clock.now()) }) else { continue }
             guard view.mayConcern(line), let event = try? WidgetJSON.decoder.decode(EventNotification.self, from: line).params else {
+                changed = false
                 continue
             }
             try view.apply(event, queries)

@@ -84,8 +84,8 @@ public final class WidgetdConnection {
         try readLine()
     }
 
-    /// The next event, or nil when none has come by `deadline` (seconds from now; nil waits as
-    /// long as `nextEvent()`). For a subscriber that has something of its own to do at a time,
+    /// The next event, or nil when none has come within `seconds` (nil: waits as long as
+    /// `nextEvent()`). For a subscriber that has something of its own to do at a time,
     /// such as a bar rewriting a countdown.
     public func nextEvent(within seconds: Double?) throws(WidgetdClientError) -> Data? {
         guard let seconds else { return try readLine() }
