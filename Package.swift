@@ -133,6 +133,8 @@ let package = Package(
             dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles"],
             swiftSettings: strict),
         .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetCore"], swiftSettings: strict),
+        // widgetctl's commands without a daemon: the bar adapters' line over time.
+        .testTarget(name: "WidgetCtlCommandsTests", dependencies: ["WidgetCtlCommands", "WidgetCore", "WidgetDisplay"], swiftSettings: strict),
         .testTarget(
             name: "WidgetIntegrationTests",
             dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd"],

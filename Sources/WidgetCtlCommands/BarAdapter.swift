@@ -41,15 +41,26 @@ struct BarAdapter {
         let events = try WidgetdConnection(path: queries.path)
         try events.subscribe()
         try view.load(queries)
+        var clock = try BarClock.read(queries)
         connected()
-        output.emit(view.line)
+        var wake: Date?
+        var changed = true
         while true {
-            let line = try events.nextEvent()
+            if changed {
+                let now = clock.now()
+                output.emit(view.line(now: now))
+                // A timer only while the entry shown holds a live date, at its next change: a
+                // bar showing none waits on the socket alone, as before.
+                wake = view.nextChange(after: now)
+            }
+            changed = true
+            guard let line = try events.nextEvent(within: wake.map { $0.timeIntervalSince(clock.now()) }) else { continue }
             guard view.mayConcern(line), let event = try? WidgetJSON.decoder.decode(EventNotification.self, from: line).params else {
+                changed = false
                 continue
             }
             try view.apply(event, queries)
-            output.emit(view.line)
+            if clock.isVirtual { clock = try BarClock.read(queries) }
         }
     }
 
@@ -62,6 +73,22 @@ struct BarAdapter {
         case .daemon(let error): error.message
         case .badResponse(let reason): reason
         }
+    }
+}
+
+/// The daemon's time as a bar module reads it, so a live date reads as the daemon's widgets
+/// do: the real clock, or a virtual one (`--clock virtual:`) running on from its last reading.
+struct BarClock {
+    var offset: TimeInterval
+    var isVirtual: Bool
+    var realNow: () -> Date = Date.init
+
+    func now() -> Date { realNow().addingTimeInterval(offset) }
+
+    static func read(_ queries: WidgetdConnection) throws(WidgetdClientError) -> BarClock {
+        let info = try queries.call(.clock, EmptyParams(), as: ClockInfo.self)
+        let virtual = info.mode != "real"
+        return BarClock(offset: virtual ? info.now.timeIntervalSince(Date()) : 0, isVirtual: virtual)
     }
 }
 

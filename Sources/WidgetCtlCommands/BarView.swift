@@ -147,8 +147,15 @@ struct BarView {
 
     // MARK: Rendering
 
-    /// The line for the state now.
-    var line: BarLine {
+    /// When the line next reads differently with no event: the next change of a live date
+    /// the shown entry holds; nil when it holds none, so an idle bar arms no timer.
+    func nextChange(after now: Date) -> Date? {
+        guard stackExists, top != nil, kind != nil, hasTimeline, let entry else { return nil }
+        return LiveDate.nextChange(in: entry.content, after: now)
+    }
+
+    /// The line for the state at `now` (live dates read as they do then, in `timeZone`).
+    func line(now: Date, timeZone: TimeZone = .current) -> BarLine {
         guard stackExists else {
             return BarLine(text: "", tooltip: escaped("no stack \(stackName)"), classes: ["missing"], alt: "")
         }
@@ -171,9 +178,12 @@ struct BarView {
             "date": .string(ISO8601.string(from: entry.date)),
         ]
         if let family { names["family"] = .string(family.rawValue) }
-        let text = display.text?.render(content, extra: names) ?? escaped(GenericText.text(content, displayName: display.displayName))
+        let text =
+            display.text?.render(content, extra: names, now: now, timeZone: timeZone)
+            ?? escaped(GenericText.text(content, displayName: display.displayName, now: now, timeZone: timeZone))
         let tooltip =
-            display.tooltip?.render(content, extra: names) ?? escaped(GenericText.tooltip(content, displayName: display.displayName))
+            display.tooltip?.render(content, extra: names, now: now, timeZone: timeZone)
+            ?? escaped(GenericText.tooltip(content, displayName: display.displayName, now: now, timeZone: timeZone))
         return BarLine(text: text, tooltip: tooltip, classes: [kindClass] + (failed ? ["stale"] : []) + (invalidated ? ["invalidated"] : []), alt: kind)
     }
 
@@ -184,6 +194,20 @@ struct BarView {
 
     private func escaped(_ text: String) -> String {
         format.isMarkup ? GenericText.markupEscaped(text) : text
+    }
+}
+
+extension BarView {
+    /// A view already showing `entry` of `kind` on top of its stack, as `load` leaves it: for
+    /// tests that drive the line over time without a daemon.
+    init(stackName: String, format: BarFormat, top: InstanceID, kind: String, display: KindDisplay, entry: TimelineEntry) {
+        self.init(stackName: stackName, format: format)
+        stackExists = true
+        self.top = top
+        self.kind = kind
+        kinds = [kind: display]
+        self.entry = entry
+        hasTimeline = true
     }
 }
 

@@ -61,9 +61,10 @@ struct ListCommand: ParsableCommand {
         let instances = try global.call(.list, EmptyParams(), as: [InstanceInfo].self)
         global.emit(instances) {
             var table = Table("ID", "KIND", "FAMILY", "CONFIGURATION", "CURRENT", "NEXT RELOAD")
+            let now = LiveText.now(global, for: instances.map { $0.currentEntry?.content })
             for info in instances {
                 let current = info.failure.map { "failed: " + $0 }
-                    ?? (info.hasTimeline ? Show.json(info.currentEntry?.content, limit: 40) : "(placeholder)")
+                    ?? (info.hasTimeline ? Show.json(LiveText.content(info.currentEntry?.content, now: now), limit: 40) : "(placeholder)")
                 table.add(info.id, info.kind, info.family.rawValue, Show.configuration(info.configuration), current, Show.date(info.nextReload))
             }
             table.print()

@@ -34,9 +34,10 @@ struct TimelineCommand: ParsableCommand {
                 Terminal.print("actions: " + actions.map { "\($0.id) (\($0.title): \($0.intent.type))" }.joined(separator: ", "))
             }
             var table = Table("", "DATE", "CONTENT", "RELEVANCE")
+            let now = LiveText.now(global, for: result.entries.map(\.content))
             for (index, entry) in result.entries.enumerated() {
                 let relevance = entry.relevance.map(Show.relevance) ?? "-"
-                table.add(index == result.currentIndex ? "▶" : " ", Show.date(entry.date), Show.json(entry.content), relevance)
+                table.add(index == result.currentIndex ? "▶" : " ", Show.date(entry.date), Show.json(LiveText.content(entry.content, now: now)), relevance)
             }
             table.print()
         }

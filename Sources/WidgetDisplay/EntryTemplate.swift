@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 import WidgetCore
 
@@ -26,28 +27,36 @@ public struct EntryTemplate: Sendable {
 
     /// The content's keys are the template's names; `extra` adds names of the host's own
     /// (the instance, the family, the entry's date), which the content's keys win over.
-    public func render(_ content: JSONValue, extra: [String: JSONValue] = [:]) -> String {
+    /// A live date (`LiveDate`) reads as its text at `now` in `timeZone`; `markup` wraps each
+    /// such text in the `<time class="live-date">` element the web page keeps counting.
+    public func render(
+        _ content: JSONValue, extra: [String: JSONValue] = [:], now: Date = Date(), timeZone: TimeZone = .current,
+        markup: Bool = false
+    ) -> String {
         var names = extra
         if case .object(let fields) = content {
             names.merge(fields) { _, fromContent in fromContent }
         } else {
             names["content"] = content
         }
-        return template.render(Self.mustacheValue(.object(names)))
+        let clock = LiveDateValue.Clock(now: now, timeZone: timeZone, markup: markup)
+        let text = template.render(Self.mustacheValue(.object(names), clock))
+        return markup ? LiveDateValue.expandMarkers(text, clock) : text
     }
 
     /// Mustache reads dictionaries, arrays and plain values; numbers keep their JSON spelling.
     /// A null is left out of its object, so it reads as absent (false in a section), and is
     /// empty text in an array.
-    static func mustacheValue(_ value: JSONValue) -> Any {
+    static func mustacheValue(_ value: JSONValue, _ clock: LiveDateValue.Clock) -> Any {
+        if let live = LiveDate(value) { return LiveDateValue(live: live, clock: clock) }
         switch value {
         case .null: return ""
         case .bool(let flag): return flag
         case .integer(let number): return number
         case .number(let number): return number
         case .string(let text): return text
-        case .array(let items): return items.map(mustacheValue)
-        case .object(let fields): return fields.filter { $0.value != .null }.mapValues(mustacheValue)
+        case .array(let items): return items.map { mustacheValue($0, clock) }
+        case .object(let fields): return fields.filter { $0.value != .null }.mapValues { mustacheValue($0, clock) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import WidgetCore
 
 /// What a host shows of an entry whose kind has no template for it: one short line and a
@@ -22,6 +23,16 @@ public enum GenericText {
         if let plain = plain(content), !plain.isEmpty { return clipped(plain) }
         let compact = fieldsText(content, separator: " · ")
         return compact.isEmpty ? displayName : clipped(compact)
+    }
+
+    /// The line with every live date read as its text at `now` (`LiveDate.resolved`).
+    public static func text(_ content: JSONValue, displayName: String, now: Date, timeZone: TimeZone) -> String {
+        text(LiveDate.resolved(content, now: now, timeZone: timeZone), displayName: displayName)
+    }
+
+    /// The tooltip with every live date read as its text at `now`.
+    public static func tooltip(_ content: JSONValue, displayName: String, now: Date, timeZone: TimeZone) -> String {
+        tooltip(LiveDate.resolved(content, now: now, timeZone: timeZone), displayName: displayName)
     }
 
     /// The tooltip: the display name, then every plain field on a line of its own.

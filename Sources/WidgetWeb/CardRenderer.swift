@@ -19,14 +19,15 @@ final class CardRenderer: Sendable {
     static let maxTemplateBytes = 1 << 20
 
     /// `extra` are the names the host adds for a template (docs/widgets.md, "Templates").
-    func html(_ entry: TimelineEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue]) -> String {
+    /// Live dates read as at `now` (the daemon's), each in the element the page keeps counting.
+    func html(_ entry: TimelineEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue], now: Date = Date()) -> String {
         guard let entry else {
             return #"<div class="generic generic-empty">Waiting for its timeline…</div>"#
         }
         guard let path = kind?.templates?.html, let template = template(at: path) else {
-            return GenericCard.html(entry.content)
+            return GenericCard.html(entry.content, now: now)
         }
-        return template.render(entry.content, extra: extra)
+        return template.render(entry.content, extra: extra, now: now, timeZone: .current, markup: true)
     }
 
     /// The template at `path`, read again when the file changed (widgetd re-reads a changed

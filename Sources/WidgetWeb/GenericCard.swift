@@ -1,4 +1,6 @@
+import Foundation
 import WidgetCore
+import WidgetDisplay
 
 /// The card of a kind without an HTML template: the entry's content laid out as it is, a
 /// lone value large, an object's keys as labelled rows, so any widget is readable at once.
@@ -6,19 +8,24 @@ enum GenericCard {
     /// Rows beyond these are left out: a card has the room of its family, not a page.
     static let maximumRows = 6
 
-    static func html(_ content: JSONValue) -> String {
+    static func html(_ content: JSONValue, now: Date = Date()) -> String {
+        // A live date is the element the page keeps counting, alone or as a row's value.
+        func value(_ value: JSONValue) -> String {
+            LiveDate(value)?.html(now: now, timeZone: .current) ?? HTMLText.escape(text(LiveDate.resolved(value, now: now, timeZone: .current)))
+        }
+        if LiveDate(content) != nil { return #"<div class="generic generic-value">\#(value(content))</div>"# }
         switch content {
         case .object(let fields) where !fields.isEmpty:
             let keys = fields.keys.sorted()
             var rows = keys.prefix(maximumRows).map { key in
-                #"<div class="generic-row"><dt>\#(HTMLText.escape(label(key)))</dt><dd>\#(HTMLText.escape(text(fields[key]!)))</dd></div>"#
+                #"<div class="generic-row"><dt>\#(HTMLText.escape(label(key)))</dt><dd>\#(value(fields[key]!))</dd></div>"#
             }
             if keys.count > maximumRows { rows.append(#"<div class="generic-more">+\#(keys.count - maximumRows) more</div>"#) }
             return #"<dl class="generic">\#(rows.joined())</dl>"#
         case .null, .object:
             return #"<div class="generic generic-empty">No content</div>"#
         default:
-            return #"<div class="generic generic-value">\#(HTMLText.escape(text(content)))</div>"#
+            return #"<div class="generic generic-value">\#(value(content))</div>"#
         }
     }
 

@@ -62,7 +62,7 @@ struct PageModel: Encodable, Sendable {
                 id: instance.id, kind: instance.kind, family: instance.family, displayName: displayName,
                 configuration: instance.configuration, configurable: !(kind?.intent?.parameters.isEmpty ?? true),
                 entryDate: instance.currentEntry?.date,
-                html: renderer.html(instance.currentEntry, kind: kind, extra: extra),
+                html: renderer.html(instance.currentEntry, kind: kind, extra: extra, now: clock.now),
                 actions: actions[instance.id]?.buttons ?? [], invalidated: actions[instance.id]?.invalidated ?? false)
         }
         let stacked = Set(stacks.flatMap(\.instances))

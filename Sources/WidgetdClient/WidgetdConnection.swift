@@ -84,6 +84,24 @@ public final class WidgetdConnection {
         try readLine()
     }
 
+    /// The next event, or nil when none has come within `seconds` (nil: waits as long as
+    /// `nextEvent()`). For a subscriber that has something of its own to do at a time,
+    /// such as a bar rewriting a countdown.
+    public func nextEvent(within seconds: Double?) throws(WidgetdClientError) -> Data? {
+        guard let seconds else { return try readLine() }
+        if buffer.contains(UInt8(ascii: "\n")) { return try readLine() }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = CInt(min(max(seconds * 1000, 0).rounded(.up), Double(CInt.max)))
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { throw .connectionLost(String(cString: strerror(errno))) }
+            // Readable: a whole line may take more than one read; readLine blocks for the rest,
+            // which the daemon writes at once.
+            return ready == 0 ? nil : try readLine()
+        }
+    }
+
     /// Sends a request and returns the answer line as it came.
     public func raw<Params: Encodable>(_ method: String, _ params: Params) throws(WidgetdClientError) -> Data {
         let id = nextID

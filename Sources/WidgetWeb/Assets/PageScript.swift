@@ -471,6 +471,84 @@ extension PageAssets {
           }
         }
 
+        // --- live dates ------------------------------------------------------------------
+        // A `<time class="live-date">` (a live date of the content, docs/widgets.md) reads as the
+        // time goes by: its text is worked out here as widgetd's `LiveDate` does, from the
+        // daemon's clock (`page.now`) running on in the page, and one timer is armed at the
+        // next change, only while an element whose text changes is on the page.
+        const live = { timer: null, offset: 0, pageNow: null };
+
+        function liveNow() {
+          const page = state.page;
+          if (page && page.now !== live.pageNow) {
+            live.pageNow = page.now;
+            live.offset = page.clock === 'virtual' ? Date.parse(page.now) - Date.now() : 0;
+          }
+          return Date.now() + live.offset;
+        }
+
+        function liveUnits(seconds, smallest) {
+          let left = seconds;
+          const parts = [];
+          for (const [size, name] of [[86400, 'day'], [3600, 'hr'], [60, 'min'], [1, 'sec']]) {
+            if (size < smallest) break;
+            const count = Math.floor(left / size);
+            left -= count * size;
+            if (count > 0) parts.push(`${count} ${name === 'day' && count !== 1 ? 'days' : name}`);
+            if (parts.length === 2 || (parts.length && count === 0)) break;
+          }
+          return parts.length ? parts.join(', ') : `0 ${smallest === 60 ? 'min' : 'sec'}`;
+        }
+
+        // The text of `timer`, `relative` and `offset`; null for `time` and `date`, which the
+        // server wrote already and which never change. Distances count whole steps from the
+        // date, so a timer reads 0:01 just before it and 0:00 from it.
+        function liveText(date, style, now) {
+          const steps = (step) => Math.floor((now - date) / step);
+          const two = (number) => String(number).padStart(2, '0');
+          switch (style) {
+            case 'timer': {
+              const whole = Math.abs(steps(1000));
+              const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
+              return hours > 0 ? `${hours}:${two(minutes)}:${two(whole % 60)}` : `${minutes}:${two(whole % 60)}`;
+            }
+            case 'relative': return liveUnits(Math.abs(steps(60000)) * 60, 60);
+            case 'offset': {
+              const seconds = steps(1000);
+              return (seconds === 0 ? '' : seconds < 0 ? '+' : '-') + liveUnits(Math.abs(seconds), 1);
+            }
+            default: return null;
+          }
+        }
+
+        // The text changes where the distance to the date crosses a whole step.
+        function liveNextChange(date, style, now) {
+          const step = style === 'relative' ? 60000 : 1000;
+          const next = date + (Math.floor((now - date) / step) + 1) * step;
+          return next > now ? next : next + step;
+        }
+
+        function updateLiveDates() {
+          clearTimeout(live.timer);
+          live.timer = null;
+          const now = liveNow();
+          let wake = null;
+          for (const node of document.querySelectorAll('time.live-date[datetime]')) {
+            const date = Date.parse(node.getAttribute('datetime'));
+            const text = Number.isNaN(date) ? null : liveText(date, node.dataset.liveStyle, now);
+            if (text == null) continue;
+            if (node.textContent !== text) node.textContent = text;
+            const next = liveNextChange(date, node.dataset.liveStyle, now);
+            if (wake == null || next < wake) wake = next;
+          }
+          if (wake != null) live.timer = setTimeout(updateLiveDates, Math.max(0, wake - now));
+        }
+
+        // Whatever draws cards (the page's script or the server's first paint), the live dates
+        // it puts on the page are read at once; a page without any keeps no timer.
+        new MutationObserver(updateLiveDates).observe(document.body, { childList: true, subtree: true });
+        updateLiveDates();
+
         // --- start -----------------------------------------------------------------------
 
         document.getElementById('open-gallery').addEventListener('click', openGallery);
