@@ -4,8 +4,8 @@ import WidgetCore
 /// The page's stacks and widgets as HTML, the one rendering of them: `/` arrives with it (a
 /// browser shows the widgets before, or without, running the script), and `/api/page` carries
 /// it for the script to put in place on every change. Every value from widgetd is escaped; a
-/// card's body is the `CardRenderer`'s. What only one page knows (a tap under way, what
-/// `perform` answered) the script lays over it.
+/// card's body is the `CardRenderer`'s, kept inside its card (`HTMLFragment`). What only one
+/// page knows (a tap under way, what `perform` answered) the script lays over it.
 struct PageMarkup: Encodable, Sendable {
     /// The clock in the top bar.
     var clock: String
@@ -63,7 +63,7 @@ struct PageMarkup: Encodable, Sendable {
         }
         return #"<div class="card \#(role) family-\#(family)\#(card.invalidated ? " invalidated" : "")" data-instance="\#(id)" "#
             + #"data-kind="\#(HTMLText.escape(card.kind))" data-shown="" data-entry-date="\#(date)"\#(card.invalidated ? #" data-invalidated="""# : "")>"#
-            + #"<div class="face"><div class="card-body">\#(card.html)</div></div>"#
+            + #"<div class="face"><div class="card-body">\#(HTMLFragment.contained(card.html))</div></div>"#
             + (buttons.isEmpty ? "" : #"<div class="card-perform">\#(buttons.joined())</div>"#)
             + #"<div class="card-label">\#(HTMLText.escape(card.displayName))</div><div class="card-actions">"#
             + (card.configurable ? #"<button type="button" data-action="edit">Edit Widget</button>"# : "")

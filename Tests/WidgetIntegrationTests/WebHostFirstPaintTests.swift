@@ -83,15 +83,12 @@ extension Integration {
             #expect(shown == runs)
         }
 
-        @Test func theScriptTakesTheServedPageOverWithoutAFlashOrADuplicateAndGoesLive() throws {
-            let fixture = try DaemonFixture()
-            let stacks = try Self.twoStacks(fixture)
-            let host = try WebHostProcess(fixture)
-            let browser = try Chromium(url: "about:blank", directory: fixture.directory)
-            defer { browser.close() }
+        /// Opens the host's page in `browser` (started on about:blank), watched from before any
+        /// script of the page runs: `firstPaint.served` is what the parser built from the served
+        /// HTML, `firstPaint.cards` its cards, and `firstPaint.counts` the cards in `main` after
+        /// every change the page makes to it.
+        static func watch(_ browser: Chromium, _ host: WebHostProcess) throws -> DevToolsPage {
             let page = try browser.page()
-            // Before any script of the page runs: what the parser built from the served HTML;
-            // then the number of cards after every change the page makes to `main`.
             try page.command("Page.enable")
             try page.command("Page.addScriptToEvaluateOnNewDocument", ["source": """
                 window.firstPaint = { served: null, cards: null, counts: [] };
@@ -105,6 +102,16 @@ extension Integration {
                 });
                 """])
             try page.command("Page.navigate", ["url": host.url])
+            return page
+        }
+
+        @Test func theScriptTakesTheServedPageOverWithoutAFlashOrADuplicateAndGoesLive() throws {
+            let fixture = try DaemonFixture()
+            let stacks = try Self.twoStacks(fixture)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: "about:blank", directory: fixture.directory)
+            defer { browser.close() }
+            let page = try Self.watch(browser, host)
             try page.waitFor("the served page parsed", "window.firstPaint?.cards ?? null") { $0 as? Int == 3 }
             // The script has read /api/page and drawn (a draw always changes `main`)...
             try page.waitFor("the script's first draw", "window.firstPaint.counts.length") { ($0 as? Int ?? 0) > 0 }
@@ -166,6 +173,35 @@ extension Integration {
             let parsed = try JSONSerialization.jsonObject(with: Data((names ?? "[]").utf8)) as? [String]
             #expect(Set(parsed ?? []) == ["home", "desk", name], "\(names ?? "")")
             #expect(try page.evaluate("document.querySelectorAll('script').length") as? Int == 2, "app.js and the page's data only")
+        }
+
+        @Test func aTemplateThatLeavesElementsOpenOrClosesThePagesStaysInItsCard() throws {
+            let fixture = try DaemonFixture()
+            try #"<div class="t-broken"><span class="word">{{word}}</section></main><table><tr><td>"#
+                .write(toFile: fixture.widgetsDirectory + "/broken.mustache", atomically: true, encoding: .utf8)
+            try #"{"kind": "test.broken", "displayName": "Broken", "supportedFamilies": ["systemSmall"], "templates": {"html": "broken.mustache"}}"#
+                .write(toFile: fixture.widgetsDirectory + "/broken.json", atomically: true, encoding: .utf8)
+            let stacks = try Self.twoStacks(fixture)
+            let broken = try fixture.add("test.broken")
+            WebHost.push(fixture, broken, [("2026-01-05T09:00:00Z", "cracked", 2)])
+            #expect(fixture.ctl("stack", "add", "home", broken).status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let host = try WebHostProcess(fixture)
+            let browser = try Chromium(url: "about:blank", directory: fixture.directory)
+            defer { browser.close() }
+            let page = try Self.watch(browser, host)
+            // Every card inside the stacks, each label and control under its own card.
+            let placed = WebHost.js("""
+                [document.querySelectorAll('.card[data-instance]').length, document.querySelectorAll('#stacks > .stack .card[data-instance]').length,
+                 document.querySelectorAll('.card[data-instance] > .card-label').length, document.querySelector('[data-instance="\(broken)"] .word')?.textContent]
+                """)
+            try page.waitFor("the served page parsed", "window.firstPaint?.cards ?? null") { $0 as? Int == 4 }
+            #expect(try page.evaluate(placed) as? String == #"[4,4,4,"cracked"]"#)
+            try page.waitFor("the script's first draw", "window.firstPaint.counts.length") { ($0 as? Int ?? 0) > 0 }
+            WebHost.push(fixture, stacks.deskTop, [("2026-01-05T09:00:00Z", "moved", nil)])
+            try page.waitFor("the desk's new entry", "document.querySelector('[data-stack=desk] .card.top dd')?.textContent ?? null") { $0 as? String == "moved" }
+            #expect(try page.evaluate(placed) as? String == #"[4,4,4,"cracked"]"#)
+            #expect(try page.evaluate("Math.min(...window.firstPaint.counts)") as? Int == 4)
         }
 
         @Test func withWidgetdDownThePageIsServedWithANoticeAndFillsInWhenItComes() throws {

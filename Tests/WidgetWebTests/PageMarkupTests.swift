@@ -64,3 +64,37 @@ struct PageMarkupTests {
         #expect(page.contains(#"<p id="empty" class="empty" hidden>"#))
     }
 }
+
+/// A template's output kept inside its card when the page is served as one document.
+@Suite("Page markup: a template's HTML kept in its card")
+struct HTMLFragmentTests {
+    @Test func markupWrittenCorrectlyIsLeftByteForByte() throws {
+        for html in [
+            #"<div class="t"><b>x</b><br><img src="a>b" alt='</div>'></div>"#, "<style>.a > b { x: '</div>' }</style><p>one<p>two",
+            #"<svg viewBox="0 0 1 1"><path d="M0 0"/><circle r="1"></circle></svg>"#, "<!-- <div> --><!----><!-->a < b & c</ x>",
+            "<TABLE><tr><td>1</td></tr></TABLE><ul><li>a<li>b</ul>", "no markup at all",
+        ] {
+            #expect(HTMLFragment.contained(html) == html)
+        }
+        // The shipped examples' templates.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../etc/widgetd/widgets.d/templates").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
+        #expect(files.count >= 7)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(HTMLFragment.contained(text) == text, "\(file)")
+        }
+    }
+
+    @Test func whatItLeavesOpenIsClosedAndWhatItNeverOpenedIsNotClosed() {
+        #expect(HTMLFragment.contained("<div><span>x") == "<div><span>x</span></div>")
+        #expect(HTMLFragment.contained("x</div></section></main><div>y") == "x<div>y</div>")
+        #expect(HTMLFragment.contained("<div><b>x</div>y") == "<div><b>x</div>y")
+        #expect(HTMLFragment.contained("<table><tr><td>x") == "<table><tr><td>x</td></tr></table>")
+        #expect(HTMLFragment.contained("<style>a{}") == "<style>a{}</style>")
+        #expect(HTMLFragment.contained("<textarea></div>") == "<textarea></div></textarea>")
+        #expect(HTMLFragment.contained("<!-- x") == "<!-- x-->")
+        #expect(HTMLFragment.contained(#"ok <div class="a"#) == #"ok &lt;div class="a"#)
+        #expect(HTMLFragment.contained("<b>a</b><plaintext>x") == "<b>a</b>&lt;plaintext>x")
+    }
+}
