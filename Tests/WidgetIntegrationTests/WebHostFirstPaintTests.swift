@@ -204,6 +204,24 @@ extension Integration {
             #expect(try page.evaluate("Math.min(...window.firstPaint.counts)") as? Int == 4)
         }
 
+        @Test func aWidgetdThatNeverAnswersDoesNotHoldThePage() throws {
+            let fixture = try DaemonFixture()
+            // A socket that takes connections into its backlog and never answers them.
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_un.make(fixture.socketPath)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(fd >= 0 && bound == 0 && listen(fd, 64) == 0)
+            let host = try WebHostProcess(fixture)
+            let served = try TCPConnection.get(port: host.port, "/", within: 60)
+            let notice = served.components(separatedBy: "daemon-notice\" class=\"notice\" role=\"status\">").dropFirst().first?.prefix { $0 != "<" } ?? "none"
+            print("first paint: with a widgetd that never answers, / gave the notice: \(notice)")
+            #expect(served.contains(#"id="daemon-notice""#), "\(served)")
+            #expect(host.isRunning)
+        }
+
         @Test func withWidgetdDownThePageIsServedWithANoticeAndFillsInWhenItComes() throws {
             let fixture = try DaemonFixture()
             try WebHost.templatedKind(fixture)
