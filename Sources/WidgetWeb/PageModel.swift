@@ -35,6 +35,8 @@ struct PageModel: Encodable, Sendable {
     /// Instances in no stack, in placement order.
     var loose: [InstanceID]
     var cards: [InstanceID: Card]
+    /// The stacks and cards as the page shows them, rendered here once for every page.
+    var markup: PageMarkup
 
     /// Reads `list`, `stack.list`, `widgets` and `clock` in one round trip (a `list` between
     /// two calls could miss an instance a stack names).
@@ -66,10 +68,12 @@ struct PageModel: Encodable, Sendable {
                 actions: actions[instance.id]?.buttons ?? [], invalidated: actions[instance.id]?.invalidated ?? false)
         }
         let stacked = Set(stacks.flatMap(\.instances))
-        return PageModel(
+        var model = PageModel(
             now: clock.now, clock: clock.mode,
             stacks: stacks.map { Stack(name: $0.name, top: $0.top, instances: $0.instances, smartRotate: $0.smartRotate) },
-            loose: instances.map(\.id).filter { !stacked.contains($0) }, cards: cards)
+            loose: instances.map(\.id).filter { !stacked.contains($0) }, cards: cards, markup: .none)
+        model.markup = PageMarkup(model)
+        return model
     }
 }
 

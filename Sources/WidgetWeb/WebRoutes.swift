@@ -20,7 +20,7 @@ struct WebRoutes: Sendable {
     let renderer: CardRenderer
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("/") { _, _ in Self.asset(PageAssets.html, "text/html; charset=utf-8") }
+        router.get("/") { _, _ in Self.page(await FirstPaint.read(daemon, renderer: renderer)) }
         router.get("/app.js") { _, _ in Self.asset(PageAssets.script, "text/javascript; charset=utf-8") }
         router.get("/app.css") { _, _ in Self.asset(PageAssets.style, "text/css; charset=utf-8") }
         router.get("/events") { request, _ in events(request) }
@@ -238,6 +238,14 @@ struct WebRoutes: Sendable {
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The page drawn as it is now: never kept by the browser, or a reload would show it as
+    /// it was.
+    private static func page(_ first: FirstPaint) -> Response {
+        var response = asset(PageAssets.html(first), "text/html; charset=utf-8")
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     private static func asset(_ text: String, _ type: String) -> Response {

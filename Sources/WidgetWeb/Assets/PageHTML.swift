@@ -1,7 +1,10 @@
 /// The page's three files, served from memory: the host is one binary with nothing to install
 /// beside it.
 enum PageAssets {
-    static let html = #"""
+    /// The page as `/` serves it: with the stacks and widgets drawn (or the notice that stands
+    /// in for them), and the data the script starts from as JSON it does not execute.
+    static func html(_ first: FirstPaint) -> String {
+        #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -10,11 +13,12 @@ enum PageAssets {
         <title>widgetd</title>
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>
+        \#(first.initialElement)
         </head>
         <body>
         <header class="host-bar">
           <h1>widgetd</h1>
-          <span id="clock" class="clock"></span>
+          <span id="clock" class="clock">\#(HTMLText.escape(first.markup.clock))</span>
           <span id="status" class="status" role="status"></span>
           <span class="spacer"></span>
           <button type="button" id="open-schedule">Schedule</button>
@@ -22,9 +26,9 @@ enum PageAssets {
           <button type="button" id="open-gallery" class="primary">Add Widget</button>
         </header>
         <main>
-          <section id="stacks" class="stacks" aria-label="Stacks"></section>
-          <section id="loose" class="loose" aria-label="Widgets in no stack"></section>
-          <p id="empty" class="empty" hidden>No widgets yet. <button type="button" class="link" data-open-gallery>Add one</button>.</p>
+          <section id="stacks" class="stacks" aria-label="Stacks">\#(first.markup.stacks)</section>
+          <section id="loose" class="loose" aria-label="Widgets in no stack">\#(first.markup.loose)</section>
+          <p id="empty" class="empty"\#(first.isEmpty ? "" : " hidden")>No widgets yet. <button type="button" class="link" data-open-gallery>Add one</button>.</p>
         </main>
         <aside id="panel" class="panel" hidden>
           <header><h2 id="panel-title"></h2><button type="button" class="close" id="panel-close" aria-label="Close">✕</button></header>
@@ -50,4 +54,5 @@ enum PageAssets {
         </body>
         </html>
         """#
+    }
 }

@@ -51,62 +51,72 @@ extension PageAssets {
           }
         }
 
-        function card(id, role) {
-          const info = state.page.cards[id];
-          if (!info) return null;
-          const body = el('div', { class: 'card-body' });
-          body.innerHTML = info.html;
-          // Dimmed from the tap until the new timeline lands: the daemon says so from its
-          // `perform` on (`invalidated`), the page from the click, before the daemon has it.
-          const invalidated = info.invalidated || state.performing.has(id);
-          const buttons = info.actions.length ? el('div', { class: 'card-perform' }, info.actions.map((action) =>
-            el('button', { type: 'button', 'data-perform': action.id, disabled: invalidated, onclick: () => perform(id, action.id) }, action.title))) : null;
-          const note = state.notes[id];
-          const actions = el('div', { class: 'card-actions' },
-            info.configurable ? el('button', { type: 'button', 'data-action': 'edit', onclick: () => openEditor(id) }, 'Edit Widget') : null,
-            el('button', { type: 'button', 'data-action': 'timeline', onclick: () => openTimeline(id) }, 'Timeline'),
-            el('button', { type: 'button', 'data-action': 'remove', onclick: () => removeInstance(id) }, 'Remove'));
-          return el('div', { class: `card ${role} family-${info.family}${invalidated ? ' invalidated' : ''}`, 'data-instance': id,
-                             'data-kind': info.kind, 'data-shown': true, 'data-entry-date': info.entryDate || '', 'data-invalidated': invalidated },
-            el('div', { class: 'face' }, body), buttons,
-            note ? el('p', { class: note.error ? 'card-note error' : 'card-note', 'data-note-for': id }, note.text) : null,
-            el('div', { class: 'card-label' }, info.displayName), actions);
+        // The stacks and cards are the host's markup (`markup` in /api/page; `/` arrives with it
+        // drawn). The page lays over it only what it alone knows: a tap under way, dimmed at
+        // once, before widgetd has it, and what `perform` answered, under the card.
+        function decorate(root) {
+          for (const node of root.querySelectorAll('.card[data-instance]')) {
+            const id = node.dataset.instance;
+            if (state.performing.has(id)) {
+              node.classList.add('invalidated');
+              node.setAttribute('data-invalidated', '');
+              for (const button of node.querySelectorAll(':scope > .card-perform button')) button.disabled = true;
+            }
+            const note = state.notes[id];
+            const label = node.querySelector(':scope > .card-label');
+            if (note && label) label.before(el('p', { class: note.error ? 'card-note error' : 'card-note', 'data-note-for': id }, note.text));
+          }
         }
 
-        function stackView(stack) {
-          const others = stack.instances.filter((id) => id !== stack.top);
-          const position = stack.instances.indexOf(stack.top);
-          const step = (delta) => {
-            const count = stack.instances.length;
-            if (count > 1) swipe(stack.name, stack.instances[(position + delta + count) % count]);
-          };
-          return el('article', { class: 'stack', 'data-stack': stack.name },
-            el('header', {},
-              el('h2', {}, stack.name),
-              el('label', { class: 'toggle' },
-                el('input', { type: 'checkbox', 'data-action': 'smart-rotate', checked: stack.smartRotate,
-                              onchange: (event) => smartRotate(stack.name, event.target.checked) }), 'Smart Rotate'),
-              el('button', { type: 'button', 'data-action': 'explain', onclick: () => openExplain(stack.name) }, 'Explain'),
-              el('button', { type: 'button', 'data-action': 'log', onclick: () => openLog(stack.name) }, 'Log')),
-            el('div', { class: 'stack-row' },
-              el('div', { class: 'stack-top' },
-                stack.top ? card(stack.top, 'top') : el('div', { class: 'card top placeholder' }, 'Empty stack'),
-                el('div', { class: 'pager' },
-                  el('button', { type: 'button', 'data-action': 'previous', 'aria-label': 'Previous widget', onclick: () => step(-1) }, '‹'),
-                  el('span', { class: 'dots' }, stack.instances.map((id) => el('span', { class: id === stack.top ? 'dot on' : 'dot' }))),
-                  el('button', { type: 'button', 'data-action': 'next', 'aria-label': 'Next widget', onclick: () => step(1) }, '›'))),
-              others.length ? el('div', { class: 'peeks' }, others.map((id) => {
-                const peek = card(id, 'peek');
-                if (peek) peek.querySelector('.face').addEventListener('click', () => swipe(stack.name, id));
-                return peek;
-              })) : null));
+        // The controls in that markup, by what they are marked as, so they work on the page as
+        // served as well as redrawn. A template's own markup (in `.card-body`) is no control: a
+        // tap there only swipes to a card beside a stack's top.
+        function control(event) {
+          const card = event.target.closest('.card[data-instance]');
+          const stack = event.target.closest('[data-stack]');
+          const button = event.target.closest('button[data-action], button[data-perform]');
+          const id = card && card.dataset.instance;
+          if (button && !button.closest('.card-body')) {
+            const action = button.dataset.action;
+            if (button.dataset.perform != null && card) perform(id, button.dataset.perform);
+            else if (action === 'edit' && card) openEditor(id);
+            else if (action === 'timeline' && card) openTimeline(id);
+            else if (action === 'remove' && card) removeInstance(id);
+            else if (action === 'explain' && stack) openExplain(stack.dataset.stack);
+            else if (action === 'log' && stack) openLog(stack.dataset.stack);
+            else if ((action === 'previous' || action === 'next') && stack) step(stack.dataset.stack, action === 'next' ? 1 : -1);
+          } else if (card && stack && card.classList.contains('peek') && event.target.closest('.face')) {
+            swipe(stack.dataset.stack, id);
+          }
+        }
+        function toggled(event) {
+          const stack = event.target.closest('[data-stack]');
+          if (stack && event.target.dataset.action === 'smart-rotate' && !event.target.closest('.card-body')) {
+            smartRotate(stack.dataset.stack, event.target.checked);
+          }
+        }
+        function step(name, delta) {
+          const stack = state.page && state.page.stacks.find((s) => s.name === name);
+          const count = stack ? stack.instances.length : 0;
+          if (count > 1) swipe(name, stack.instances[(stack.instances.indexOf(stack.top) + delta + count) % count]);
+        }
+
+        // `/` arrives drawn, with its data beside it: the page starts from both, as if it had
+        // drawn them, and reads again once its event stream says hello.
+        function adopt() {
+          const initial = document.getElementById('initial');
+          if (!initial) return;
+          state.page = JSON.parse(initial.textContent);
+          state.page.markup = { clock: document.getElementById('clock').textContent,
+                                stacks: document.getElementById('stacks').innerHTML, loose: document.getElementById('loose').innerHTML };
         }
 
         function draw() {
           const page = state.page;
-          document.getElementById('clock').textContent = (page.clock === 'virtual' ? 'virtual clock ' : '') + when(page.now);
-          document.getElementById('stacks').replaceChildren(...page.stacks.map(stackView));
-          document.getElementById('loose').replaceChildren(...page.loose.map((id) => card(id, 'single')).filter(Boolean));
+          document.getElementById('clock').textContent = page.markup.clock;
+          document.getElementById('stacks').innerHTML = page.markup.stacks;
+          document.getElementById('loose').innerHTML = page.markup.loose;
+          decorate(document.querySelector('main'));
           document.getElementById('empty').hidden = page.stacks.length + page.loose.length > 0;
           reportShown();
           if (state.panel) state.panel.load().catch((error) => say(error.message));
@@ -551,6 +561,9 @@ extension PageAssets {
 
         // --- start -----------------------------------------------------------------------
 
+        document.querySelector('main').addEventListener('click', control);
+        document.querySelector('main').addEventListener('change', toggled);
+        adopt();
         document.getElementById('open-gallery').addEventListener('click', openGallery);
         document.querySelector('[data-open-gallery]').addEventListener('click', openGallery);
         document.getElementById('open-schedule').addEventListener('click', openSchedule);

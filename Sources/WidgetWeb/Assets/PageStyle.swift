@@ -20,6 +20,7 @@ extension PageAssets {
         .stacks, .loose { display: flex; flex-wrap: wrap; gap: 28px; align-items: flex-start; }
         .loose:empty, .stacks:empty { display: none; }
         .empty { color: #aeaeb2; }
+        .notice { margin: 0; padding: 14px 18px; border-radius: 18px; background: rgba(255,214,10,.1); color: #ffd60a; }
         .stack { background: rgba(255,255,255,.06); border: 1px solid rgba(255,255,255,.08); border-radius: 30px; padding: 14px 18px 18px; }
         .stack > header { display: flex; align-items: center; gap: 10px; margin-bottom: 12px; }
         .stack > header h2 { font-size: 15px; margin: 0 6px 0 0; text-transform: uppercase; letter-spacing: .08em; color: #d1d1d6; }

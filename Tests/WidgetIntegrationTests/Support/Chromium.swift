@@ -6,6 +6,7 @@ final class Chromium {
     static let executable = "/usr/bin/chromium"
 
     private let process: ChildProcess
+    let url: String
     let logPath: String
     /// The DevTools HTTP and WebSocket port Chromium picked.
     let devToolsPort: Int
@@ -14,6 +15,7 @@ final class Chromium {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw FixtureError("\(Self.executable) is missing: scripts/setup installs Debian's chromium")
         }
+        self.url = url
         logPath = directory + "/chromium.log"
         let arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -46,7 +48,9 @@ final class Chromium {
     /// Ends the browser and its helpers now (a page closed: its connections go with it).
     func close() { process.killGroup() }
 
-    /// The first tab, once it shows up in `/json/list`.
+    /// The first tab, once it shows up in `/json/list` and has loaded the URL it was started
+    /// on. The web host's page arrives drawn, so its cards are there before its script runs;
+    /// once the page has loaded, the script has run and its controls work.
     func page() throws -> DevToolsPage {
         var address: String?
         try Poll.until("Chromium's page target", within: 30) {
@@ -55,6 +59,9 @@ final class Chromium {
             address = targets.first { $0["type"] as? String == "page" }?["webSocketDebuggerUrl"] as? String
             return address != nil
         }
-        return try DevToolsPage(webSocketURL: address!)
+        let page = try DevToolsPage(webSocketURL: address!)
+        let loaded = "location.href === '\(url)' && document.readyState === 'complete'"
+        try page.waitFor("Chromium to load \(url)", within: 30, loaded) { $0 as? Bool == true }
+        return page
     }
 }
