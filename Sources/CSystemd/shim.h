@@ -53,7 +53,7 @@ static inline int widgetd_set_child_subreaper(void) {
 
 /// Starts `path` (looked up on PATH when `search` is set) with `fds` as its stdin, stdout and
 /// stderr, in a process group of its own, with default signal handling, an empty signal mask,
-/// no other descriptor, and RLIMIT_DATA and RLIMIT_CPU lowered to `data_max` bytes and
+/// no other descriptor, and RLIMIT_DATA and RLIMIT_CPU (soft and hard) lowered to `data_max` bytes and
 /// `cpu_max` seconds (0: left as they are) before the program runs. posix_spawn cannot set a
 /// resource limit in the child, and one set after it returns would come after the program
 /// started. Returns 0 and sets `*pid`, or an errno.
@@ -97,14 +97,19 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
             long top = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < (1 << 20) ? (long)files.rlim_cur : (1 << 20);
             for (long fd = 3; fd < top; fd++) close((int)fd);
         }
+        // prlimit64, not setrlimit: the unit's SystemCallFilter refuses setrlimit (in
+        // @resources) and allows prlimit64 (in @default).
+        struct { unsigned long long current, maximum; } limit;
         if (data_max > 0) {
-            struct rlimit data = { data_max, data_max };
-            if (setrlimit(RLIMIT_DATA, &data) != 0) { failure = errno; _exit(127); }
+            limit.current = data_max;
+            limit.maximum = data_max;
+            if (syscall(SYS_prlimit64, 0, RLIMIT_DATA, &limit, NULL) != 0) { failure = errno; _exit(127); }
         }
         if (cpu_max > 0) {
             // SIGXCPU at the soft limit; SIGKILL a second later for a provider that ignores it.
-            struct rlimit cpu = { cpu_max, cpu_max + 1 };
-            if (setrlimit(RLIMIT_CPU, &cpu) != 0) { failure = errno; _exit(127); }
+            limit.current = cpu_max;
+            limit.maximum = cpu_max + 1;
+            if (syscall(SYS_prlimit64, 0, RLIMIT_CPU, &limit, NULL) != 0) { failure = errno; _exit(127); }
         }
         sigset_t none;
         sigemptyset(&none);
