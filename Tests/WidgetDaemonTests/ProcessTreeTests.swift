@@ -17,7 +17,7 @@ import Testing
             Self.process(202, parent: 201, start: 12),
             Self.process(203, parent: 202, start: 13),
         ])
-        let swept = tree.sweep(daemon: Self.daemon, ending: 200, live: [:]).map(\.pid)
+        let swept = tree.sweep(daemon: Self.daemon, ending: 200, live: [:], since: 0).map(\.pid)
         #expect(Set(swept) == [201, 202, 203])
     }
 
@@ -31,10 +31,10 @@ import Testing
             Self.process(401, parent: 400, start: 26),
             Self.process(310, parent: Self.daemon, start: 30),
         ])
-        let swept = tree.sweep(daemon: Self.daemon, ending: nil, live: [400: 25]).map(\.pid)
+        let swept = tree.sweep(daemon: Self.daemon, ending: nil, live: [400: 25], since: 0).map(\.pid)
         // 310 may be 400's helper: left for the end of 400's launch.
         #expect(Set(swept) == [300, 301])
-        let atTheEnd = tree.sweep(daemon: Self.daemon, ending: nil, live: [:]).map(\.pid)
+        let atTheEnd = tree.sweep(daemon: Self.daemon, ending: nil, live: [:], since: 0).map(\.pid)
         #expect(Set(atTheEnd) == [300, 301, 310, 400, 401])
     }
 
@@ -43,12 +43,22 @@ import Testing
             Self.process(400, parent: Self.daemon, start: 25),
             Self.process(310, parent: Self.daemon, start: 25),
         ])
-        #expect(tree.sweep(daemon: Self.daemon, ending: nil, live: [400: 25]).isEmpty)
+        #expect(tree.sweep(daemon: Self.daemon, ending: nil, live: [400: 25], since: 0).isEmpty)
+    }
+
+    @Test func aChildFromBeforeTheFirstLaunchIsNotALaunchs() {
+        // 150 was started by what exec'd widgetd; the first launch started at 20.
+        let tree = ProcessTree([
+            Self.process(150, parent: Self.daemon, start: 5),
+            Self.process(151, parent: 150, start: 30),
+            Self.process(300, parent: Self.daemon, start: 20),
+        ])
+        #expect(tree.sweep(daemon: Self.daemon, ending: nil, live: [:], since: 20).map(\.pid) == [300])
     }
 
     @Test func zombiesAreListedForReaping() {
         let tree = ProcessTree([Self.process(300, parent: Self.daemon, start: 20, zombie: true)])
-        #expect(tree.sweep(daemon: Self.daemon, ending: nil, live: [:]) == [Self.process(300, parent: Self.daemon, start: 20, zombie: true)])
+        #expect(tree.sweep(daemon: Self.daemon, ending: nil, live: [:], since: 0) == [Self.process(300, parent: Self.daemon, start: 20, zombie: true)])
     }
 
     @Test func aLoopInTheListingEnds() {

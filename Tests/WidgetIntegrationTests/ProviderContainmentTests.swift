@@ -29,6 +29,11 @@ extension Integration {
             return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), "no pid in \(path)")
         }
 
+        static func parent(of pid: pid_t) -> pid_t? {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return stat.split(separator: ")").last?.split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
+        }
+
         static func zombies(of daemon: pid_t) -> [pid_t] {
             ProcessStats.children(of: daemon).filter { $0.state == "Z" }.map(\.pid)
         }
@@ -66,6 +71,29 @@ extension Integration {
             #expect(Self.eventually { Self.zombies(of: daemon).isEmpty }, "zombies of widgetd: \(Self.zombies(of: daemon))")
             print("setsid grandchild: gone and reaped \(gone) after the add began; zombies of widgetd: \(Self.zombies(of: daemon).count)")
             #expect(fixture.ctl("ping").status == 0)
+        }
+
+        /// A child widgetd did not launch (started by what exec'd it) is not a launch's: the
+        /// sweeps after launches leave it alone.
+        @Test func aChildFromBeforeWidgetdIsLeftAlone() throws {
+            let fixture = try DaemonFixture()
+            let before = fixture.directory + "/before"
+            try fixture.provider("plain", """
+                #!/bin/sh
+                cat > /dev/null
+                printf '%s' '\(Self.answer)'
+                """)
+            try fixture.descriptor("test.plain", exec: ["./plain"])
+            try fixture.start(wrapper: ["/bin/sh", "-c", "sleep 300 </dev/null >/dev/null 2>&1 & echo $! > \"\(before)\"; exec \"$@\"", "sh"])
+            let daemon = try #require(fixture.pid)
+            let helper = try Self.pid(in: before)
+            defer { kill(helper, SIGKILL) }
+            #expect(Self.parent(of: helper) == daemon)
+            let id = try fixture.add("test.plain")
+            #expect(fixture.ctl("reload", "test.plain", "--user-initiated").status == 0)
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            #expect(Self.lastError(fixture, id) == nil)
+            #expect(kill(helper, 0) == 0 && !ProcessStats.isGone(helper), "the child from before widgetd was killed")
         }
 
         /// A provider that hangs after starting a `setsid` child: at its time-out the child

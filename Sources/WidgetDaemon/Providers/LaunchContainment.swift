@@ -6,26 +6,34 @@ import Synchronization
 /// the same lock a sweep reads the tree under (so a provider being started is never taken for
 /// an orphan), and the sweep that ends whatever a launch left behind.
 final class LaunchContainment: Sendable {
-    /// The providers running now and their start times.
-    private let live = Mutex<[pid_t: UInt64]>([:])
+    private struct Launches {
+        /// The providers running now and their start times.
+        var live: [pid_t: UInt64] = [:]
+        /// When the first provider started: no earlier child of the daemon is a launch's.
+        var since: UInt64?
+    }
+
+    private let launches = Mutex(Launches())
     private let daemon = getpid()
 
-    var running: Int { live.withLock { $0.count } }
-    var providers: [pid_t] { live.withLock { Array($0.keys) } }
+    var running: Int { launches.withLock { $0.live.count } }
+    var providers: [pid_t] { launches.withLock { Array($0.live.keys) } }
 
     /// Starts the provider and counts it as running.
     func spawn(argv: [String], limits: SpawnedChild.Limits) throws(ProviderFailure) -> SpawnedChild {
-        try live.withLock { (live: inout [pid_t: UInt64]) throws(ProviderFailure) -> SpawnedChild in
+        try launches.withLock { (launches: inout Launches) throws(ProviderFailure) -> SpawnedChild in
             let child = try SpawnedChild.spawn(argv: argv, limits: limits)
             // Not yet reaped by anyone, so /proc names the child itself.
-            live[child.pid] = ProcessTree.stat(child.pid)?.start ?? 0
+            let start = ProcessTree.stat(child.pid)?.start ?? 0
+            launches.live[child.pid] = start
+            if launches.since == nil { launches.since = start }
             return child
         }
     }
 
     /// The provider, reaped, no longer runs.
     func finish(_ provider: pid_t) {
-        live.withLock { _ = $0.removeValue(forKey: provider) }
+        launches.withLock { _ = $0.live.removeValue(forKey: provider) }
     }
 
     /// Ends what the launch of `provider` left: the provider's descendants while it still
@@ -36,10 +44,11 @@ final class LaunchContainment: Sendable {
     func sweep(ending provider: pid_t?, until deadline: ContinuousClock.Instant) {
         var killed: [pid_t: UInt64] = [:]
         while true {
-            let targets = live.withLock { live in
-                var others = live
+            let targets = launches.withLock { launches in
+                guard let since = launches.since else { return [TreeProcess]() }
+                var others = launches.live
                 if let provider { others[provider] = nil }
-                return ProcessTree.read(daemon: daemon).sweep(daemon: daemon, ending: provider, live: others)
+                return ProcessTree.read(daemon: daemon).sweep(daemon: daemon, ending: provider, live: others, since: since)
             }
             var waiting = false
             for target in targets {
@@ -65,10 +74,14 @@ final class LaunchContainment: Sendable {
         }
     }
 
-    /// Kills every descendant of the daemon (shutdown).
+    /// Kills what every launch left and the providers' trees (shutdown).
     func killAll() {
-        let tree = ProcessTree.read(daemon: daemon)
-        for target in tree.descendants(of: daemon) { _ = Self.kill(target) }
+        let targets = launches.withLock { launches in
+            guard let since = launches.since else { return [TreeProcess]() }
+            let tree = ProcessTree.read(daemon: daemon)
+            return tree.sweep(daemon: daemon, ending: nil, live: [:], since: since)
+        }
+        for target in targets { _ = Self.kill(target) }
     }
 
     /// SIGKILL through a pidfd opened for the process whose start time is the one the tree

@@ -46,12 +46,14 @@ struct ProcessTree: Sendable {
     /// started after a running launch did may be that launch's (its helper whose parent
     /// exited), so it is left until the last such launch ends, whose sweep takes it. `live`
     /// holds the other launches' providers and their start times; they and their trees are
-    /// never swept. The provider itself is not in the result: its launch reaps it.
-    func sweep(daemon: pid_t, ending: pid_t?, live: [pid_t: UInt64]) -> [TreeProcess] {
+    /// never swept. The provider itself is not in the result: its launch reaps it. A child
+    /// that started before the first launch (`since`) is not a launch's: one that whatever
+    /// exec'd widgetd had started (`helper & exec widgetd`) is left alone.
+    func sweep(daemon: pid_t, ending: pid_t?, live: [pid_t: UInt64], since: UInt64) -> [TreeProcess] {
         var targets: [TreeProcess] = []
         if let ending { targets += descendants(of: ending) }
         for pid in children[daemon] ?? [] where pid != ending && live[pid] == nil {
-            guard let orphan = processes[pid] else { continue }
+            guard let orphan = processes[pid], orphan.start >= since else { continue }
             if live.values.contains(where: { orphan.start >= $0 }) { continue }
             targets.append(orphan)
             targets += descendants(of: pid)
