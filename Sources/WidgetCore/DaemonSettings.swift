@@ -54,6 +54,16 @@ extension DaemonSettings {
     /// `memory-max`: 16 MiB to 1 TiB.
     public static let providerMemoryRange = (16 * 1024 * 1024)...(1 << 40)
 
+    /// The RLIMIT_DATA of a launch of `provider`: `memory-max`, or less where the kind asks.
+    public func memoryMax(for provider: ProviderSpec) -> Int {
+        min(providerMemoryMax, provider.memoryMax ?? providerMemoryMax)
+    }
+
+    /// The RLIMIT_CPU of a launch of `provider`: `cpu-max`, or less where the kind asks.
+    public func cpuMax(for provider: ProviderSpec) -> Int {
+        min(providerCPUMax, provider.cpuMax ?? providerCPUMax)
+    }
+
     /// The budget rules these settings give the scheduler.
     public var reloadBudget: ReloadBudget {
         ReloadBudget(

@@ -153,6 +153,32 @@ extension Integration {
             #expect(kill(daemon, 0) == 0)
         }
 
+        /// A kind may ask for less than `memory-max` (`provider.memoryMax`), not for more.
+        @Test func aKindsLowerMemoryMaxTakesEffect() throws {
+            let fixture = try DaemonFixture()
+            try fixture.provider("lean", """
+                #!/bin/sh
+                cat > /dev/null
+                perl -e '$x = "a" x ($ARGV[0] * 1024 * 1024)' "$1" || exit
+                printf '%s' '\(Self.answer)'
+                """)
+            for (kind, mib, limit) in [("test.lean", 64, 33_554_432), ("test.greedy", 64, 1 << 40)] {
+                let descriptor = #"{"kind": "\#(kind)", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["./lean", "\#(mib)"], "memoryMax": \#(limit)}}"#
+                try descriptor.write(toFile: fixture.widgetsDirectory + "/\(kind).json", atomically: true, encoding: .utf8)
+            }
+            let config = fixture.directory + "/widgetd.conf"
+            try "[providers]\nmemory-max = 50331648\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try fixture.start(arguments: ["--config", config])
+            let lean = try fixture.add("test.lean")
+            let greedy = try fixture.add("test.greedy")
+            let leanError = Self.lastError(fixture, lean)
+            let greedyError = Self.lastError(fixture, greedy)
+            print("64 MiB under provider.memoryMax = 32 MiB: \(leanError ?? "no error"); asking 1 TiB under memory-max = 48 MiB: \(greedyError ?? "no error")")
+            #expect(leanError?.contains("(past memory-max = 33554432 bytes)") == true, "\(leanError ?? "no error")")
+            #expect(greedyError?.contains("(past memory-max = 50331648 bytes)") == true, "\(greedyError ?? "no error")")
+            #expect(fixture.ctl("ping").status == 0)
+        }
+
         /// `cpu-max` is the launch's RLIMIT_CPU: a provider spinning past one second of CPU
         /// is stopped by SIGXCPU long before its time-out, and the reason names the key.
         @Test func aProviderSpinningPastCPUMaxIsStopped() throws {
