@@ -47,8 +47,9 @@ public final class ExecProviderRunner: ProviderRunning {
             return .failure(.spawnFailed(problem))
         }
         let child: SpawnedChild
+        let start: UInt64
         do {
-            child = try containment.spawn(
+            (child, start) = try containment.spawn(
                 argv: invocation.exec + [invocation.verb],
                 limits: SpawnedChild.Limits(memoryMax: invocation.memoryMax, cpuSeconds: invocation.cpuMax))
         } catch {
@@ -83,7 +84,7 @@ public final class ExecProviderRunner: ProviderRunning {
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
             }
         }
-        end(child, reaped: reaped)
+        end(child, start: start, reaped: reaped)
         return result
     }
 
@@ -91,14 +92,14 @@ public final class ExecProviderRunner: ProviderRunning {
     /// still stands as their ancestor (killed first, it would leave them orphans to be told
     /// from another launch's), then with its group, and reaped. Then what the launch left
     /// (orphans, their zombies) is swept and reaped.
-    private func end(_ child: SpawnedChild, reaped: Bool) {
+    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool) {
         let grace = ContinuousClock.now + Self.sweepGrace
         if !reaped {
             containment.sweep(ending: child.pid, until: grace)
             kill(-child.pid, SIGKILL)
             _ = child.wait(until: nil)
         }
-        containment.finish(child.pid)
+        containment.finish(child.pid, start: start)
         containment.sweep(ending: nil, until: grace)
     }
 }

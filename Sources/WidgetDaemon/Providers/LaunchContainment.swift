@@ -19,28 +19,31 @@ final class LaunchContainment: Sendable {
     var running: Int { launches.withLock { $0.live.count } }
     var providers: [pid_t] { launches.withLock { Array($0.live.keys) } }
 
-    /// Starts the provider and counts it as running.
-    func spawn(argv: [String], limits: SpawnedChild.Limits) throws(ProviderFailure) -> SpawnedChild {
-        try launches.withLock { (launches: inout Launches) throws(ProviderFailure) -> SpawnedChild in
+    /// Starts the provider and counts it as running; returns it with its start time.
+    func spawn(argv: [String], limits: SpawnedChild.Limits) throws(ProviderFailure) -> (SpawnedChild, UInt64) {
+        try launches.withLock { (launches: inout Launches) throws(ProviderFailure) -> (SpawnedChild, UInt64) in
             let child = try SpawnedChild.spawn(argv: argv, limits: limits)
             // Not yet reaped by anyone, so /proc names the child itself.
             let start = ProcessTree.stat(child.pid)?.start ?? 0
             launches.live[child.pid] = start
             if launches.since == nil { launches.since = start }
-            return child
+            return (child, start)
         }
     }
 
-    /// The provider, reaped, no longer runs.
-    func finish(_ provider: pid_t) {
-        launches.withLock { _ = $0.live.removeValue(forKey: provider) }
+    /// The provider, reaped, no longer runs. By its start time too: once reaped, its pid may
+    /// already be another launch's provider.
+    func finish(_ provider: pid_t, start: UInt64) {
+        launches.withLock { launches in
+            if launches.live[provider] == start { launches.live[provider] = nil }
+        }
     }
 
     /// Ends what the launch of `provider` left: the provider's descendants while it still
-    /// runs (nil once it is reaped), and the daemon's orphans no running launch could claim, each killed and, once it
-    /// is the daemon's child, reaped. The provider itself is neither: its launch reaps it.
-    /// Until `deadline`; whatever is left (a process in uninterruptible sleep) is taken by a
-    /// later launch's sweep.
+    /// runs (nil once it is reaped), and the daemon's orphans no running launch could claim,
+    /// each killed and, once it is the daemon's child, reaped. The provider itself is
+    /// neither: its launch reaps it. Until `deadline`; whatever is left (a process in
+    /// uninterruptible sleep) is taken by a later launch's sweep.
     func sweep(ending provider: pid_t?, until deadline: ContinuousClock.Instant) {
         var killed: [pid_t: UInt64] = [:]
         while true {
@@ -64,7 +67,7 @@ final class LaunchContainment: Sendable {
                     continue
                 }
                 waiting = true
-                if target.zombie || killed[target.pid] == target.start { continue }
+                if killed[target.pid] == target.start { continue }
                 if Self.kill(target) { killed[target.pid] = target.start }
             }
             guard waiting, ContinuousClock.now < deadline else { return }
