@@ -51,6 +51,45 @@ static inline int widgetd_set_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
+/// execve of `file` in each directory of PATH (glibc's default when PATH is unset), as
+/// posix_spawnp does: unlike execvp, a file without `#!` that the kernel refuses (ENOEXEC) is
+/// not run by /bin/sh. Returns only on failure, with errno set. Uses the stack only, for the
+/// vfork child below.
+static inline void widgetd_exec_search(const char *file, char *const argv[]) {
+    extern char **environ;
+    const char *path = "/bin:/usr/bin";
+    for (char **entry = environ; entry && *entry; entry++) {
+        if (strncmp(*entry, "PATH=", 5) == 0) { path = *entry + 5; break; }
+    }
+    size_t length = strlen(file);
+    char candidate[4096];
+    int denied = 0;
+    for (;;) {
+        const char *end = strchr(path, ':');
+        size_t size = end ? (size_t)(end - path) : strlen(path);
+        if (size + length + 3 <= sizeof candidate) {
+            size_t at = 0;
+            if (size == 0) {
+                candidate[at++] = '.';
+            } else {
+                memcpy(candidate, path, size);
+                at = size;
+            }
+            candidate[at++] = '/';
+            memcpy(candidate + at, file, length + 1);
+            execve(candidate, argv, environ);
+            if (errno == EACCES) {
+                denied = 1;
+            } else if (errno != ENOENT && errno != ENOTDIR) {
+                return;
+            }
+        }
+        if (!end) break;
+        path = end + 1;
+    }
+    errno = denied ? EACCES : ENOENT;
+}
+
 /// Starts `path` (looked up on PATH when `search` is set) with `fds` as its stdin, stdout and
 /// stderr, in a process group of its own, with default signal handling, an empty signal mask,
 /// no other descriptor, and RLIMIT_DATA and RLIMIT_CPU (soft and hard) lowered to `data_max` bytes and
@@ -115,7 +154,7 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         if (search) {
-            execvp(path, argv);
+            widgetd_exec_search(path, argv);
         } else {
             execve(path, argv, environ);
         }

@@ -115,6 +115,30 @@ import Testing
         }
     }
 
+    @Test func aProgramOnPathIsFoundAndOneWithoutAnInterpreterLineIsNot() throws {
+        let (output, status) = try {
+            let child = try SpawnedChild.spawn(argv: ["echo", "found"])
+            let exchange = child.exchange(input: Data(), maxOutput: 64, deadline: .now + .seconds(60))
+            let status = child.wait(until: nil)
+            guard case .finished(let output, _) = exchange else { return ("", status) }
+            return (String(decoding: output, as: UTF8.self), status)
+        }()
+        #expect(output == "found\n")
+        guard case .exited(0)? = status else {
+            Issue.record("\(String(describing: status))")
+            return
+        }
+        // As posix_spawnp: a file without "#!" is not handed to /bin/sh. (Checked on a full
+        // path: the test does not change PATH under the suites running beside it.)
+        let file = NSTemporaryDirectory() + "widgetd-spawn-\(getpid())"
+        try "echo ran\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o755)
+        defer { unlink(file) }
+        #expect(throws: ProviderFailure.spawnFailed("\(file): Exec format error")) {
+            try SpawnedChild.spawn(argv: [file])
+        }
+    }
+
     @Test func theChildHasDefaultSignalsAndOnlyItsPipes() throws {
         // SIGPIPE ignored in this process must be default in the child; descriptors 0-2 only.
         signal(SIGPIPE, SIG_IGN)
