@@ -24,6 +24,10 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var maxConcurrentProviders: Int = 4
     /// Largest provider answer read; a longer one is a failure.
     public var maxAnswerBytes: Int = 4 * 1024 * 1024
+    /// RLIMIT_DATA of each launch, in bytes: heap and private writable mappings.
+    public var providerMemoryMax: Int = 512 * 1024 * 1024
+    /// RLIMIT_CPU of each launch, in whole seconds of CPU time.
+    public var providerCPUMax: Int = 60
     /// Launches one caller other than root (and the daemon's own user) may cause through
     /// `preview`, `placeholder` and `options` in any rolling minute; more are refused.
     public var previewLaunchesPerMinute: Int = 120
@@ -47,6 +51,19 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
 }
 
 extension DaemonSettings {
+    /// `memory-max`: 16 MiB to 1 TiB.
+    public static let providerMemoryRange = (16 * 1024 * 1024)...(1 << 40)
+
+    /// The RLIMIT_DATA of a launch of `provider`: `memory-max`, or less where the kind asks.
+    public func memoryMax(for provider: ProviderSpec) -> Int {
+        min(providerMemoryMax, provider.memoryMax ?? providerMemoryMax)
+    }
+
+    /// The RLIMIT_CPU of a launch of `provider`: `cpu-max`, or less where the kind asks.
+    public func cpuMax(for provider: ProviderSpec) -> Int {
+        min(providerCPUMax, provider.cpuMax ?? providerCPUMax)
+    }
+
     /// The budget rules these settings give the scheduler.
     public var reloadBudget: ReloadBudget {
         ReloadBudget(
@@ -124,6 +141,13 @@ extension DaemonSettings {
         case ("providers", "timeout"): providerTimeout = try duration(min: 1)
         case ("providers", "max-concurrent"): maxConcurrentProviders = try count(1...1024)
         case ("providers", "max-answer-bytes"): maxAnswerBytes = try count(1024...(256 * 1024 * 1024))
+        case ("providers", "memory-max"): providerMemoryMax = try count(Self.providerMemoryRange)
+        case ("providers", "cpu-max"):
+            let seconds = try duration(min: 1)
+            guard seconds <= 86_400 else {
+                throw SettingsError(line: line, reason: "cpu-max: '\(value)' is more than 24h")
+            }
+            providerCPUMax = Int(seconds.rounded(.up))
         case ("providers", "preview-launches-per-minute"): previewLaunchesPerMinute = try count(1...100_000)
         case ("rotation", "relevance-weight"): rotation.relevanceWeight = try weight()
         case ("rotation", "affinity-weight"): rotation.affinityWeight = try weight()

@@ -52,7 +52,7 @@ public enum DescriptorParser {
         "kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner",
         "accentColor", "backgroundColor", "templates", "actions")
     static let templateKeys = KnownKeys("html", "text", "tooltip")
-    static let providerKeys = KnownKeys("exec", "timeout", "batch")
+    static let providerKeys = KnownKeys("exec", "timeout", "batch", "memoryMax", "cpuMax")
 
     /// `actions`: intent types read by the intent schema's rules, each type named once.
     private static func actionTypes(
@@ -223,7 +223,24 @@ public enum DescriptorParser {
             guard case .bool(let flag) = value else { throw fail("provider.batch", "expected true or false") }
             batch = flag
         }
-        return ProviderSpec(exec: exec, timeout: timeout, batch: batch)
+        // Only lower than `memory-max` and `cpu-max` of widgetd.conf take effect (the launch
+        // takes the smaller); the ranges are the settings'.
+        var memoryMax: Int?
+        if let value = object["memoryMax"] {
+            let range = DaemonSettings.providerMemoryRange
+            guard case .integer(let bytes) = value, range.contains(Int(clamping: bytes)) else {
+                throw fail("provider.memoryMax", "expected an integer number of bytes in \(range.lowerBound)...\(range.upperBound)")
+            }
+            memoryMax = Int(bytes)
+        }
+        var cpuMax: Int?
+        if let value = object["cpuMax"] {
+            guard case .integer(let seconds) = value, (1...86_400).contains(seconds) else {
+                throw fail("provider.cpuMax", "expected an integer number of seconds in 1...86400")
+            }
+            cpuMax = Int(seconds)
+        }
+        return ProviderSpec(exec: exec, timeout: timeout, batch: batch, memoryMax: memoryMax, cpuMax: cpuMax)
     }
 
     /// A path with a slash is relative to the descriptor's folder; a bare name stays bare and is

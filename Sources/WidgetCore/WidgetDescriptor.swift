@@ -62,6 +62,10 @@ public struct ProviderSpec: Sendable, Hashable, Codable {
     /// one launch may serve instances of different kinds, families and configurations. Without
     /// it a launch only serves instances that would get the same answer.
     public var batch: Bool = false
+    /// RLIMIT_DATA the kind asks for, in bytes; only less than `memory-max` takes effect.
+    public var memoryMax: Int?
+    /// RLIMIT_CPU the kind asks for, in seconds; only less than `cpu-max` takes effect.
+    public var cpuMax: Int?
 
     /// Instances whose providers have equal keys share launches when their reloads merge.
     public var key: String { exec.joined(separator: "\u{0}") }

@@ -109,6 +109,9 @@ struct DescriptorParserTests {
         (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": -1.5}}"#, "$.provider.timeout: must be > 0"),
         (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 3601}}"#, "$.provider.timeout: must be > 0"),
         (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": "5s"}}"#, "$.provider.timeout: expected a number"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "memoryMax": 1024}}"#, "$.provider.memoryMax: expected an integer number of bytes in 16777216...1099511627776"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "memoryMax": "512M"}}"#, "$.provider.memoryMax: expected an integer"),
+        (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "cpuMax": 0}}"#, "$.provider.cpuMax: expected an integer number of seconds in 1...86400"),
         (#"{"kind": "k", "supportedFamilies": ["systemSmall"], "intent": []}"#, "$.intent: expected an object"),
         ("{\"kind\": \"k\",", "not valid JSON"),
         ("", "not valid JSON"),
@@ -132,6 +135,21 @@ struct DescriptorParserTests {
         // 1 must not be read as `true`.
         let json = #"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "timeout": 1}}"#
         #expect(try parse(json).first?.provider?.timeout == 1)
+    }
+
+    @Test func aKindMayAskForLowerLimitsOnly() throws {
+        let json = #"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"], "memoryMax": 33554432, "cpuMax": 5}}"#
+        let provider = try #require(try parse(json).first?.provider)
+        #expect(provider.memoryMax == 32 * 1024 * 1024 && provider.cpuMax == 5)
+        var settings = DaemonSettings()
+        #expect(settings.memoryMax(for: provider) == 32 * 1024 * 1024)
+        #expect(settings.cpuMax(for: provider) == 5)
+        settings.providerMemoryMax = 16 * 1024 * 1024
+        settings.providerCPUMax = 2
+        #expect(settings.memoryMax(for: provider) == 16 * 1024 * 1024)
+        #expect(settings.cpuMax(for: provider) == 2)
+        let plain = try #require(try parse(#"{"kind": "k", "supportedFamilies": ["systemSmall"], "provider": {"exec": ["x"]}}"#).first?.provider)
+        #expect(settings.memoryMax(for: plain) == 16 * 1024 * 1024 && plain.memoryMax == nil)
     }
 
     @Test func kindOfMaximumLength() throws {

@@ -48,6 +48,8 @@ struct SettingsTests {
             timeout = 2m
             max-concurrent = 16
             max-answer-bytes = 1024
+            memory-max = 16777216
+            cpu-max = 90s
             [budget]
             daily-limit = 41
             hidden-after = 2h
@@ -61,6 +63,8 @@ struct SettingsTests {
         expected.providerTimeout = 120
         expected.maxConcurrentProviders = 16
         expected.maxAnswerBytes = 1024
+        expected.providerMemoryMax = 16 * 1024 * 1024
+        expected.providerCPUMax = 90
         expected.hiddenAfter = 7200
         expected.hiddenDailyLimit = 6
         #expect(settings == expected)
@@ -79,6 +83,10 @@ struct SettingsTests {
         ("[budget]\ndaily-limit = 0\n", 2, "daily-limit"),
         ("[budget]\ndaily-limit = 70 # seventy\n", 2, "daily-limit"),
         ("[providers]\nmax-answer-bytes = 1023\n", 2, "max-answer-bytes"),
+        ("[providers]\nmemory-max = 16777215\n", 2, "memory-max: '16777215' is not an integer in 16777216...1099511627776"),
+        ("[providers]\nmemory-max = 512M\n", 2, "memory-max"),
+        ("[providers]\ncpu-max = 0s\n", 2, "cpu-max"),
+        ("[providers]\ncpu-max = 2d\n", 2, "cpu-max: '2d' is more than 24h"),
         ("[scheduler]\nmin-spacing = 5m\n", 2, "unknown key 'min-spacing' in [scheduler]"),
         ("[budget]\nhidden-daily-limit = 0\n", 2, "hidden-daily-limit: '0' is not an integer in 1...100000"),
         ("[budget]\nhidden-after = soon\n", 2, "hidden-after"),

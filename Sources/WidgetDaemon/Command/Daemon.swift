@@ -1,3 +1,4 @@
+import CSystemd
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -27,6 +28,12 @@ struct Daemon {
         let notifier = SystemdNotifier()
         // Writes to a vanished client must fail with EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
+        // A provider's descendant whose parent exits (a `setsid` or double-forked child) is
+        // re-parented to the daemon, not to init, so its launch's end can still find, kill
+        // and reap it (`LaunchContainment`).
+        if widgetd_set_child_subreaper() != 0 {
+            logger.warning("not a child subreaper: a provider's orphans may outlive its launch")
+        }
 
         let settings: DaemonSettings
         let access: AccessPolicy

@@ -140,7 +140,8 @@ extension Engine {
         let invocation = ProviderInvocation(
             exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
             timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes,
-            owner: descriptor.owner)
+            owner: descriptor.owner, memoryMax: state.settings.memoryMax(for: provider),
+            cpuMax: state.settings.cpuMax(for: provider))
         do {
             return try await runner.run(invocation)
         } catch {

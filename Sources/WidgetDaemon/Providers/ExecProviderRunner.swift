@@ -1,13 +1,13 @@
 import Foundation
-import Synchronization
 import WidgetDescriptorFiles
 
-/// Runs providers as child processes. Each runs in its own process group, so a time-out or
-/// a too-long answer kills everything it started. The blocking I/O happens on a launch
+/// Runs providers as child processes. Each runs in its own process group, under its memory
+/// and CPU limits, and the end of its launch sweeps every process it started, including
+/// ones that left the group (`LaunchContainment`). The blocking I/O happens on a launch
 /// thread (`LaunchThreads`), never on the event loop.
 public final class ExecProviderRunner: ProviderRunning {
     private let threads: LaunchThreads
-    private let live = Mutex<Set<pid_t>>([])
+    private let containment = LaunchContainment()
     /// Looks programs up as `posix_spawnp` does, on the daemon's PATH.
     private let programs = SystemPrograms()
 
@@ -16,8 +16,11 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     public var running: Int {
-        live.withLock { $0.count }
+        containment.running
     }
+
+    /// How long a launch's end waits for what it killed to exit so it can be reaped.
+    static let sweepGrace: Duration = .seconds(2)
 
     public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {
         let result: Result<Data, ProviderFailure> = await withCheckedContinuation { continuation in
@@ -31,9 +34,10 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     public func terminateAll() async {
-        for pid in live.withLock({ $0 }) {
+        for pid in containment.providers {
             kill(-pid, SIGKILL)
         }
+        containment.killAll()
     }
 
     private func runBlocking(_ invocation: ProviderInvocation) -> Result<Data, ProviderFailure> {
@@ -43,39 +47,59 @@ public final class ExecProviderRunner: ProviderRunning {
             return .failure(.spawnFailed(problem))
         }
         let child: SpawnedChild
+        let start: UInt64
         do {
-            child = try SpawnedChild.spawn(argv: invocation.exec + [invocation.verb])
+            (child, start) = try containment.spawn(
+                argv: invocation.exec + [invocation.verb],
+                limits: SpawnedChild.Limits(memoryMax: invocation.memoryMax, cpuSeconds: invocation.cpuMax))
         } catch {
             return .failure(error)
-        }
-        live.withLock { _ = $0.insert(child.pid) }
-        defer {
-            live.withLock { _ = $0.remove(child.pid) }
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))
         let io = child.exchange(
             input: invocation.request, maxOutput: invocation.maxAnswerBytes, deadline: deadline)
+        let result: Result<Data, ProviderFailure>
+        var reaped = false
         switch io {
         case .timedOut:
-            kill(-child.pid, SIGKILL)
-            _ = child.wait(until: nil)
-            return .failure(.timedOut(invocation.timeout))
+            result = .failure(.timedOut(invocation.timeout))
         case .outputTooLarge:
-            kill(-child.pid, SIGKILL)
-            _ = child.wait(until: nil)
-            return .failure(.answerTooLarge(invocation.maxAnswerBytes))
+            result = .failure(.answerTooLarge(invocation.maxAnswerBytes))
         case .finished(let output, let errorOutput):
-            guard let status = child.wait(until: deadline) else {
-                kill(-child.pid, SIGKILL)
-                _ = child.wait(until: nil)
-                return .failure(.timedOut(invocation.timeout))
-            }
+            let status = child.wait(until: deadline)
+            reaped = status != nil
             let stderr = String(decoding: errorOutput, as: UTF8.self)
             switch status {
-            case .exited(0): return .success(output)
-            case .exited(let code): return .failure(.exited(code, stderr: stderr))
-            case .signaled(let signal): return .failure(.signaled(signal, stderr: stderr))
+            case nil:
+                result = .failure(.timedOut(invocation.timeout))
+            case .exited(0):
+                result = .success(output)
+            case .exited(let code):
+                result = .failure(
+                    ProviderFailure.exited(code, stderr: stderr)
+                        .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
+            case .signaled(let signal):
+                result = .failure(
+                    ProviderFailure.signaled(signal, stderr: stderr)
+                        .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
             }
         }
+        end(child, start: start, reaped: reaped)
+        return result
+    }
+
+    /// Ends the launch. A provider still running is killed after its descendants, while it
+    /// still stands as their ancestor (killed first, it would leave them orphans to be told
+    /// from another launch's), then with its group, and reaped. Then what the launch left
+    /// (orphans, their zombies) is swept and reaped.
+    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool) {
+        let grace = ContinuousClock.now + Self.sweepGrace
+        if !reaped {
+            containment.sweep(ending: child.pid, until: grace)
+            kill(-child.pid, SIGKILL)
+            _ = child.wait(until: nil)
+        }
+        containment.finish(child.pid, start: start)
+        containment.sweep(ending: nil, until: grace)
     }
 }

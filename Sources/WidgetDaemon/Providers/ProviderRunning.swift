@@ -23,14 +23,23 @@ public struct ProviderInvocation: Sendable {
     /// The kind's owner, who may own the program besides root and the daemon's user: the
     /// program is checked again right before it runs (`FileModeRule`).
     public var owner: KindOwner?
+    /// RLIMIT_DATA of the launch in bytes (`memory-max`; 0: none).
+    public var memoryMax: Int
+    /// RLIMIT_CPU of the launch in seconds (`cpu-max`; 0: none).
+    public var cpuMax: Int
 
-    public init(exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int, owner: KindOwner?) {
+    public init(
+        exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int, owner: KindOwner?,
+        memoryMax: Int = 0, cpuMax: Int = 0
+    ) {
         self.exec = exec
         self.verb = verb
         self.request = request
         self.timeout = timeout
         self.maxAnswerBytes = maxAnswerBytes
         self.owner = owner
+        self.memoryMax = memoryMax
+        self.cpuMax = cpuMax
     }
 }
 
@@ -42,6 +51,9 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
     case signaled(Int32, stderr: String)
     case answerTooLarge(Int)
     case invalidAnswer(String)
+    /// A failure a launch's limit explains: `setting` is the key (`memory-max`, `cpu-max`),
+    /// `limit` its value as the reason shows it.
+    indirect case pastLimit(setting: String, limit: String, ProviderFailure)
 
     public var description: String {
         switch self {
@@ -53,6 +65,7 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         // The reason quotes the provider's answer (a bad value, a key, `{"error": ...}`): one
         // printable line of bounded length, whatever the provider sent.
         case .invalidAnswer(let reason): "invalid answer: \(Self.printable(String(reason.prefix(500))))"
+        case .pastLimit(let setting, let limit, let failure): "\(failure) (past \(setting) = \(limit))"
         }
     }
 
@@ -66,6 +79,26 @@ public enum ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable
         case .signaled(let signal, _): "signal \(signal)"
         case .answerTooLarge: "too large"
         case .invalidAnswer: "invalid answer"
+        case .pastLimit(let setting, _, _): setting
+        }
+    }
+
+    /// The failure, named for the launch's limit that explains it. RLIMIT_CPU's soft limit
+    /// sends SIGXCPU. A failed allocation is seen only by the program, which exits or
+    /// aborts in its own way; the reason names `memory-max` when its last words say it ran
+    /// out of memory (Perl's "Out of memory!", Python's MemoryError, bash's "cannot
+    /// allocate", C++'s bad_alloc, Swift's and Go's "out of memory").
+    func explained(memoryMax: Int, cpuMax: Int) -> ProviderFailure {
+        switch self {
+        case .signaled(SIGXCPU, _) where cpuMax > 0:
+            return .pastLimit(setting: "cpu-max", limit: "\(cpuMax) s of CPU", self)
+        case .exited(_, let stderr), .signaled(_, let stderr):
+            let text = stderr.lowercased()
+            let memory = ["out of memory", "memoryerror", "cannot allocate", "bad_alloc", "allocation fail", "out of space"]
+            guard memoryMax > 0, memory.contains(where: text.contains) else { return self }
+            return .pastLimit(setting: "memory-max", limit: "\(memoryMax) bytes", self)
+        default:
+            return self
         }
     }
 

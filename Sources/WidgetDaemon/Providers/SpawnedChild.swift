@@ -2,7 +2,8 @@ import CSystemd
 import Glibc
 import Foundation
 
-/// A child process with pipes on stdin, stdout and stderr, in a process group of its own.
+/// A child process with pipes on stdin, stdout and stderr, in a process group of its own,
+/// under the launch's resource limits.
 struct SpawnedChild {
     let pid: pid_t
     let stdin: CInt
@@ -20,7 +21,14 @@ struct SpawnedChild {
         case signaled(Int32)
     }
 
-    static func spawn(argv: [String]) throws(ProviderFailure) -> SpawnedChild {
+    /// What a launch may use: RLIMIT_DATA and RLIMIT_CPU, set in the child before its program
+    /// runs (0: no limit).
+    struct Limits: Sendable, Equatable {
+        var memoryMax: Int
+        var cpuSeconds: Int
+    }
+
+    static func spawn(argv: [String], limits: Limits = Limits(memoryMax: 0, cpuSeconds: 0)) throws(ProviderFailure) -> SpawnedChild {
         var input: [CInt] = [-1, -1]
         var output: [CInt] = [-1, -1]
         var errors: [CInt] = [-1, -1]
@@ -29,36 +37,17 @@ struct SpawnedChild {
             for fd in input + output + errors where fd >= 0 { close(fd) }
             throw .spawnFailed("pipe: \(reason)")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         // Not everything the daemon opens is close-on-exec (NIO's sockets and epoll are not);
-        // a provider that outlives the daemon must not keep its socket alive.
-        widgetd_spawn_closefrom(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Own process group (so a kill reaches grandchildren); default signal handling and an
-        // empty mask, because the daemon ignores SIGPIPE and exec keeps ignored signals.
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
+        // a provider that outlives the daemon must not keep its socket alive. Its own process
+        // group (so a kill reaches grandchildren); default signal handling and an empty mask,
+        // because the daemon ignores SIGPIPE and exec keeps ignored signals.
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawn = argv[0].contains("/") ? posix_spawn : posix_spawnp
-        let result = spawn(&pid, argv[0], &actions, &attributes, &cArguments, Glibc.environ)
+        let fds: [CInt] = [input[0], output[1], errors[1]]
+        let result = widgetd_spawn_limited(
+            &pid, argv[0], argv[0].contains("/") ? 0 : 1, &cArguments, fds,
+            UInt64(limits.memoryMax), UInt64(limits.cpuSeconds))
         close(input[0])
         close(output[1])
         close(errors[1])
