@@ -81,11 +81,11 @@ extension Integration {
 
         static func expectState(_ fixture: DaemonFixture, victim: String) throws {
             let list = fixture.ctl("--json", "list")
-            #expect(list.status == 0)
+            #expect(list.status == 0, "list: \(list.stderr)")
             #expect(list.array.map { $0["id"] as? String } == [victim])
             #expect(list.array.first?["kind"] as? String == "fuzz.push")
             let stacks = fixture.ctl("--json", "stack", "list")
-            #expect(stacks.status == 0)
+            #expect(stacks.status == 0, "stack list: \(stacks.stderr)")
             for stack in stacks.array {
                 #expect(Set(stack["instances"] as? [String] ?? []).isSubset(of: [victim]))
             }

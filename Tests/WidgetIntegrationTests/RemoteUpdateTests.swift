@@ -171,10 +171,16 @@ extension Integration {
             #expect(fixture.ctl("stack", "create", "home/desk").status == 0)
             #expect(fixture.ctl("stack", "add", "home/desk", first, second).status == 0)
             #expect(fixture.ctl("stack", "swipe", "home/desk", second).status == 0)
-            let retained = try setup.broker.retained("\(RemoteSetup.prefix)/state/stacks/home%2Fdesk")
-            let stack = try JSONSerialization.jsonObject(with: Data(retained.utf8)) as? [String: Any]
+            // The state is published after the change is answered: read the retained message
+            // until it is the swiped one.
+            var retained = ""
+            var stack: [String: Any]?
+            try fixture.waitUntil("the stack's retained state with the swiped top") {
+                retained = (try? setup.broker.retained("\(RemoteSetup.prefix)/state/stacks/home%2Fdesk", within: 2)) ?? ""
+                stack = (try? JSONSerialization.jsonObject(with: Data(retained.utf8))) as? [String: Any]
+                return stack?["top"] as? String == second
+            }
             #expect(stack?["name"] as? String == "home/desk", "\(retained)")
-            #expect(stack?["top"] as? String == second)
             try fixture.waitUntil("the stack events on the broker") {
                 ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains(#""type":"stack""#)
             }
