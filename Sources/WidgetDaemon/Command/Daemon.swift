@@ -123,7 +123,7 @@ struct Daemon {
                 .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
                 .init(service: ReloadSignalService(
                     signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
-                    budgetDisabled: options.budgetDisabled, logger: logger)),
+                    budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
             ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 // Last: it starts once the group traps SIGTERM, and is the first told of a
                 // shutdown (the group stops services in reverse order).
