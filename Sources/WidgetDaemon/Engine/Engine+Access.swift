@@ -68,8 +68,6 @@ extension Engine {
         logger.warning("permission denied", metadata: metadata)
     }
 
-    /// How the connection slots treat `caller` (`ConnectionGate`), with the host group as
-    /// configured now.
     /// nil when `caller` may connect; else the refusal it is answered with.
     func connectionRefusal(_ caller: PeerCredentials) -> AccessRefusal? {
         if access.mayConnect(caller) { return nil }
@@ -77,6 +75,8 @@ extension Engine {
         return AccessRefusal(method: "connect", kind: nil, intentType: nil, uid: caller.uid, allowed: allowed)
     }
 
+    /// How the connection slots treat `caller` (`ConnectionGate`), with the host group as
+    /// configured now.
     func connectionStanding(_ caller: PeerCredentials) -> ConnectionGate.Standing {
         if access.isUnrestricted(caller) { return .unrestricted }
         return access.isHost(caller) ? .host : .other

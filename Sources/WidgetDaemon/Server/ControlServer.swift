@@ -50,9 +50,10 @@ public final class ControlServer: Service {
                     .flatMapThrowing { caller in
                         let pipeline = channel.pipeline.syncOperations
                         // A user service: another account is answered once and closed, before
-                        // it takes a share of the gate.
+                        // it takes a share of the gate. Logged at debug only: a stranger
+                        // connecting in a loop must not fill the user's journal.
                         if let refusal = engine.assumeIsolated({ $0.connectionRefusal(caller) }) {
-                            logger.notice(
+                            logger.debug(
                                 "connection refused: this widgetd serves one user",
                                 metadata: ["uid": "\(caller.uid)", "pid": "\(caller.pid)"])
                             try pipeline.addHandler(RefusingHandler(.permissionDenied(refusal)))
