@@ -150,4 +150,17 @@ struct AccessPolicyTests {
         #expect(AccessPolicy.intentTypes(within: ["a.alice"], declarations: declarations) == ["Mine"])
         #expect(AccessPolicy.intentTypes(within: ["a.alice", "a.none"], declarations: declarations) == ["Mine", "Shared"])
     }
+
+    /// A user service: its uid and root connect, nobody else, the host group and a kind's
+    /// owner included; the daemon's uid owns every kind.
+    @Test func aUserServiceLetsInItsUserAndRootOnly() {
+        let single = AccessPolicy(daemonUID: Self.daemonUID, hostGroupName: "widgetd", hostGID: Self.hostGID, singleUser: true)
+        #expect(single.mayConnect(Self.daemon) && single.mayConnect(Self.root))
+        for caller in [Self.alice, Self.host, Self.hostByPrimary, Self.appMember, Self.other, .unidentified] {
+            #expect(!single.mayConnect(caller), "uid \(caller.uid)")
+        }
+        #expect(single.hostGID == nil && !single.mayManage(Self.host))
+        #expect(single.decide(Self.daemon, method: "push", .kinds(.push, Self.all)) == .allowed)
+        #expect(Self.policy.mayConnect(Self.other))
+    }
 }

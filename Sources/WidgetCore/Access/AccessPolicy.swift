@@ -7,17 +7,32 @@
 ///   kind, and push and donate for kinds without an owner;
 /// - a kind's owner pushes, reloads and donates for its kinds; a request that names no kind
 ///   acts on the caller's own kinds only, as an app's `reloadAllTimelines()` in WidgetKit;
-/// - reads are open to anyone who can connect (the socket's file mode decides that).
+/// - reads are open to anyone who can connect (the socket's file mode decides that);
+/// - a user service (`singleUser`) serves its user alone: nobody but root and the daemon's
+///   uid gets past the connection, and the host group counts for nothing.
 public struct AccessPolicy: Sendable, Hashable {
     public var daemonUID: UInt32
     /// The configured host group's name, and its gid (nil when no such group exists).
     public var hostGroupName: String
     public var hostGID: UInt32?
+    /// A user's own service (`widgetd --user-service`): its widgets, stacks and donations are
+    /// that user's, so no other account may even read them.
+    public var singleUser: Bool
 
-    public init(daemonUID: UInt32, hostGroupName: String = AccessSettings.defaultHostGroup, hostGID: UInt32? = nil) {
+    public init(
+        daemonUID: UInt32, hostGroupName: String = AccessSettings.defaultHostGroup, hostGID: UInt32? = nil,
+        singleUser: Bool = false
+    ) {
         self.daemonUID = daemonUID
         self.hostGroupName = hostGroupName
-        self.hostGID = hostGID
+        self.hostGID = singleUser ? nil : hostGID
+        self.singleUser = singleUser
+    }
+
+    /// Whether `caller` may keep a connection at all. Root stays in as it does on any user's
+    /// socket: it can read the state file and reach the socket file whatever the policy says.
+    public func mayConnect(_ caller: PeerCredentials) -> Bool {
+        !singleUser || isUnrestricted(caller)
     }
 
     /// Root or the daemon's own user: no decision needed.

@@ -16,6 +16,9 @@ public struct DaemonOptions: Sendable {
     public var budgetDisabled: Bool
     /// Watch the widgets directories (off: changes are read on `widgets.reload` or SIGHUP only).
     public var watchWidgets = true
+    /// A user's own service (`--user-service`): the last widgets directory is the user's,
+    /// made when missing, and only this uid and root may connect.
+    public var userService = false
 }
 
 /// Wires the daemon together and runs it until SIGTERM/SIGINT. Readiness is announced only
@@ -38,9 +41,19 @@ struct Daemon {
         let settings: DaemonSettings
         let access: AccessPolicy
         do {
-            (settings, access) = try SettingsLoader.loadWithAccess(path: options.configPath, budgetDisabled: options.budgetDisabled)
+            (settings, access) = try SettingsLoader.loadWithAccess(
+                path: options.configPath, budgetDisabled: options.budgetDisabled, singleUser: options.userService)
         } catch {
             throw SettingsError(underlying: error)
+        }
+        if options.userService, let own = options.widgetsDirectories.last {
+            // Made when missing so that it is watched from the start: a file the user drops
+            // in later is picked up at once, as in the system directory.
+            do {
+                try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
+            } catch {
+                logger.warning("cannot make the user's widgets directory", metadata: ["folder": "\(own)", "error": "\(error)"])
+            }
         }
         DescriptorLimit.ensure(connections: settings.limits.maxConnections, logger: logger)
         let catalog = DescriptorCatalog.load(from: options.widgetsDirectories, limits: settings.limits)
@@ -65,7 +78,7 @@ struct Daemon {
 
         let server = try await ControlServer.listen(
             path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
-            group: access.hostGroupName, gid: access.hostGID, engine: engine, logger: logger)
+            group: access.hostGroupName, gid: access.hostGID, private: options.userService, engine: engine, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         if options.virtualStart == nil {
             // The engine tells a step from time passing and logs it (EngineClock.wallStep).
@@ -94,6 +107,7 @@ struct Daemon {
             metadata: ["socket": "\(server.boundPath ?? "systemd")", "kinds": "\(catalog.descriptors.count)",
                        "clock": "\(options.virtualStart.map { "virtual " + ISO8601.string(from: $0) } ?? "real")",
                        "budget": "\(settings.budgetEnabled ? "on" : "off")",
+                       "service": "\(options.userService ? "user (uid \(access.daemonUID) only)" : "system")",
                        "host_group": "\(access.hostGroupName)\(access.hostGID.map { " (gid \($0))" } ?? " (no such group)")"])
 
         // Without a broker nothing about MQTT runs, not even a thread. What can fail here (an
@@ -116,7 +130,7 @@ struct Daemon {
                 .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
                 .init(service: ReloadSignalService(
                     signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
-                    budgetDisabled: options.budgetDisabled, logger: logger)),
+                    budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
             ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 // Last: it starts once the group traps SIGTERM, and is the first told of a
                 // shutdown (the group stops services in reverse order).

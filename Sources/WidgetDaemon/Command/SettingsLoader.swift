@@ -29,14 +29,15 @@ public enum SettingsLoader {
     /// must exist; the default may be missing (a user's own daemon), and then only root and
     /// the daemon's own user manage.
     public static func loadWithAccess(
-        path: String?, budgetDisabled: Bool, accounts: any AccountDirectory = SystemAccounts()
+        path: String?, budgetDisabled: Bool, singleUser: Bool = false, accounts: any AccountDirectory = SystemAccounts()
     ) throws -> (settings: DaemonSettings, access: AccessPolicy) {
         let settings = try load(path: path, budgetDisabled: budgetDisabled)
         let name = settings.access.hostGroup
         let gid = accounts.groupID(named: name)
-        if gid == nil, !settings.access.hostGroupMayBeMissing {
+        // A user service has no hosts besides its user: the group is not looked at.
+        if gid == nil, !settings.access.hostGroupMayBeMissing, !singleUser {
             throw ServerError("\(path ?? defaultPath): [access] host-group: no group named '\(name)'")
         }
-        return (settings, AccessPolicy(daemonUID: geteuid(), hostGroupName: name, hostGID: gid))
+        return (settings, AccessPolicy(daemonUID: geteuid(), hostGroupName: name, hostGID: gid, singleUser: singleUser))
     }
 }

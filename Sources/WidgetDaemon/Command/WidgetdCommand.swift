@@ -18,6 +18,13 @@ public struct WidgetdCommand: AsyncParsableCommand {
     @Option(name: .customLong("widgets-dir"), help: "Descriptor folder; repeatable. Default /etc/widgetd/widgets.d.")
     var widgetsDirectories: [String] = []
 
+    @Flag(
+        name: .customLong("user-service"),
+        help: ArgumentParser.ArgumentHelp(
+            "Serve one user (a systemd --user unit): state in $XDG_STATE_HOME/widgetd, the socket in $XDG_RUNTIME_DIR/widgetd, "
+                + "descriptors also from $XDG_CONFIG_HOME/widgetd/widgets.d; only this user and root may connect."))
+    var userService = false
+
     @Option(help: "Settings file. Default /etc/widgetd/widgetd.conf when present, else embedded defaults.")
     var config: String?
 
@@ -59,11 +66,13 @@ public struct WidgetdCommand: AsyncParsableCommand {
 
     public func run() async throws {
         LogTarget(rawValue: logTarget)!.bootstrap(level: Logger.Level(rawValue: logLevel)!)
-        let options = DaemonOptions(
-            socketPath: socket ?? DefaultPaths.socket(),
-            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(),
-            widgetsDirectories: widgetsDirectories.isEmpty ? ["/etc/widgetd/widgets.d"] : widgetsDirectories,
+        let system = widgetsDirectories.isEmpty ? ["/etc/widgetd/widgets.d"] : widgetsDirectories
+        var options = DaemonOptions(
+            socketPath: socket ?? DefaultPaths.socket(userService: userService),
+            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(userService: userService),
+            widgetsDirectories: system + (userService ? [DefaultPaths.userWidgetsDirectory()] : []),
             configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget, watchWidgets: !noWidgetsWatch)
+        options.userService = userService
         do {
             try await Daemon(options: options).run()
         } catch {

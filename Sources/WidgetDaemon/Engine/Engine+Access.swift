@@ -68,6 +68,13 @@ extension Engine {
         logger.warning("permission denied", metadata: metadata)
     }
 
+    /// nil when `caller` may connect; else the refusal it is answered with.
+    func connectionRefusal(_ caller: PeerCredentials) -> AccessRefusal? {
+        if access.mayConnect(caller) { return nil }
+        let allowed = daemonUID == 0 ? ["root"] : ["root", "uid \(daemonUID) (the user this widgetd serves)"]
+        return AccessRefusal(method: "connect", kind: nil, intentType: nil, uid: caller.uid, allowed: allowed)
+    }
+
     /// How the connection slots treat `caller` (`ConnectionGate`), with the host group as
     /// configured now.
     func connectionStanding(_ caller: PeerCredentials) -> ConnectionGate.Standing {

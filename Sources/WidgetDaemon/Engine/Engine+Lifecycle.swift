@@ -19,7 +19,12 @@ extension Engine {
     /// keep the old ones, with the old access policy; a bad descriptor file is skipped as at
     /// start-up.
     public func reload(settings newSettings: DaemonSettings?, access newAccess: AccessPolicy? = nil) async {
-        if let newAccess { access = newAccess }
+        if let newAccess {
+            // Serving one user is how the daemon was started, not a setting: a reload keeps it.
+            access = access.singleUser
+                ? AccessPolicy(daemonUID: newAccess.daemonUID, hostGroupName: newAccess.hostGroupName, singleUser: true)
+                : newAccess
+        }
         if let newSettings {
             await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
             connections.setLimits(.init(newSettings.limits))

@@ -25,10 +25,11 @@ public final class ControlServer: Service {
         self.boundPath = boundPath
     }
 
-    /// Binds `path` (mode 0660, the host group `group` when it exists: `gid`), or adopts
-    /// `inheritedSocket` from systemd without touching it.
+    /// Binds `path` (mode 0660, the host group `group` when it exists: `gid`; mode 0600 for
+    /// a user service, `private`), or adopts `inheritedSocket` from systemd without touching it.
     public static func listen(
-        path: String, inheritedSocket: CInt?, group: String, gid: UInt32?, engine: Engine, logger: Logger
+        path: String, inheritedSocket: CInt?, group: String, gid: UInt32?, private: Bool = false, engine: Engine,
+        logger: Logger
     ) async throws -> ControlServer {
         let registry = ConnectionRegistry()
         let daemonUID = engine.daemonUID
@@ -48,6 +49,16 @@ public final class ControlServer: Service {
                 PeerCredentialReader.read(channel, daemonUID: daemonUID).recover { _ in .unidentified }
                     .flatMapThrowing { caller in
                         let pipeline = channel.pipeline.syncOperations
+                        // A user service: another account is answered once and closed, before
+                        // it takes a share of the gate. Logged at debug only: a stranger
+                        // connecting in a loop must not fill the user's journal.
+                        if let refusal = engine.assumeIsolated({ $0.connectionRefusal(caller) }) {
+                            logger.debug(
+                                "connection refused: this widgetd serves one user",
+                                metadata: ["uid": "\(caller.uid)", "pid": "\(caller.pid)"])
+                            try pipeline.addHandler(RefusingHandler(.permissionDenied(refusal)))
+                            return
+                        }
                         let standing = engine.assumeIsolated { $0.connectionStanding(caller) }
                         switch gate.admit(uid: caller.uid, standing) {
                         case .admitted:
@@ -63,7 +74,7 @@ public final class ControlServer: Service {
                                         "max": "\(exceeded.max)", "refused": "\(report)",
                                     ])
                             }
-                            try pipeline.addHandler(RefusingHandler(exceeded))
+                            try pipeline.addHandler(RefusingHandler(.limitExceeded(exceeded)))
                         }
                     }
             }
@@ -76,7 +87,11 @@ public final class ControlServer: Service {
         } else {
             try SocketPath.prepare(path)
             channel = try await bootstrap.bind(unixDomainSocketPath: path).get()
-            SocketPath.grant(path, group: group, gid: gid, logger: logger)
+            if `private` {
+                chmod(path, 0o600)
+            } else {
+                SocketPath.grant(path, group: group, gid: gid, logger: logger)
+            }
             boundPath = path
             logger.info("listening", metadata: ["socket": "\(path)", "group": "\(gid == nil ? "-" : group)"])
         }
@@ -96,17 +111,17 @@ public final class ControlServer: Service {
 }
 
 /// A connection the gate refused (`max-connections`, `max-connections-per-uid` or
-/// `reserved-connections`): it gets the limit error naming the key (id null: no request was
-/// read) and is closed. Nothing is read, so a refused client costs no more than this one line.
+/// `reserved-connections`), or another user's on a user service: it gets the error (the
+/// limit's names its key; id null: no request was read) and is closed. Nothing is read, so a refused client costs no more than this one line.
 final class RefusingHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let exceeded: LimitExceeded
+    private let error: RPCError
     private var refused = false
 
-    init(_ exceeded: LimitExceeded) {
-        self.exceeded = exceeded
+    init(_ error: RPCError) {
+        self.error = error
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -120,7 +135,7 @@ final class RefusingHandler: ChannelInboundHandler {
     private func refuse(_ context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
-        var line = Answers.failure(nil, .limitExceeded(exceeded))
+        var line = Answers.failure(nil, error)
         line.writeString("\n")
         let channel = context.channel
         // A close drops what the channel still holds: it waits for the line to leave.

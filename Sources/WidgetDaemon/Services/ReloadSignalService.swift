@@ -11,18 +11,21 @@ public struct ReloadSignalService: Service {
     let notifier: SystemdNotifier
     let configPath: String?
     let budgetDisabled: Bool
+    /// A user service (`--user-service`): the host group is not looked up.
+    let singleUser: Bool
     let logger: Logger
 
     /// `signals` must trap SIGHUP before READY=1, or an early SIGHUP kills the daemon.
     public init(
         signals: UnixSignalsSequence, engine: Engine, notifier: SystemdNotifier, configPath: String?, budgetDisabled: Bool,
-        logger: Logger
+        singleUser: Bool = false, logger: Logger
     ) {
         self.signals = signals
         self.engine = engine
         self.notifier = notifier
         self.configPath = configPath
         self.budgetDisabled = budgetDisabled
+        self.singleUser = singleUser
         self.logger = logger
     }
 
@@ -32,7 +35,8 @@ public struct ReloadSignalService: Service {
                 notifier.reloading()
                 var loaded: (settings: DaemonSettings, access: AccessPolicy)?
                 do {
-                    loaded = try SettingsLoader.loadWithAccess(path: configPath, budgetDisabled: budgetDisabled)
+                    loaded = try SettingsLoader.loadWithAccess(
+                        path: configPath, budgetDisabled: budgetDisabled, singleUser: singleUser)
                 } catch {
                     logger.error("settings not reloaded; keeping the previous ones", metadata: ["error": "\(error)"])
                 }
