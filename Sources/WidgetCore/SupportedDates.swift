@@ -14,6 +14,9 @@ public enum SupportedDates {
     /// 10000-01-01T00:00:00Z: the first instant past year 9999 (`latest` may have a fraction).
     public static let end = Date(timeIntervalSince1970: 253_402_300_800)
 
+    /// 9999-12-31T23:59:59.999Z: the last instant ISO 8601 text with milliseconds can say.
+    public static let lastWritten = Date(timeIntervalSince1970: 253_402_300_799.999)
+
     public static func contains(_ date: Date) -> Bool {
         date >= earliest && date < end
     }

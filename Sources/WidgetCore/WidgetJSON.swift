@@ -55,7 +55,13 @@ public enum ISO8601 {
     /// `.255` parses to a `Double` just below it, so its output drifted by a millisecond on every
     /// round trip (found by `scripts/fuzz`); the fraction is therefore written here from an
     /// integer count of milliseconds.
+    ///
+    /// A date past `SupportedDates` is written as its first or last millisecond: such a date
+    /// only comes of arithmetic on a virtual clock at the edge of the range (a hold or a
+    /// window an hour past 9999-12-31T23:00:00Z), and every date widgetd writes must be one it
+    /// reads back.
     public static func string(from date: Date) -> String {
+        let date = min(max(date, SupportedDates.earliest), SupportedDates.lastWritten)
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.magnitude < 1e17 else { return date.formatted(whole) }
         var (seconds, fraction) = Int64(milliseconds).quotientAndRemainder(dividingBy: 1000)

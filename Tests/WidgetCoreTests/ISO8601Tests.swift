@@ -37,6 +37,16 @@ struct ISO8601Tests {
         #expect(ISO8601.date(from: "9999-12-31T23:59:59Z") == SupportedDates.latest)
     }
 
+    /// A date computed past the range (a hold an hour after a virtual clock at the end of
+    /// 9999) is written as the range's edge, which reads back.
+    @Test func datesPastTheRangeAreWrittenAsItsEdges() throws {
+        let late = ISO8601.string(from: SupportedDates.end.addingTimeInterval(3600))
+        #expect(late == "9999-12-31T23:59:59.999Z")
+        #expect(ISO8601.date(from: late) != nil)
+        let early = ISO8601.string(from: SupportedDates.earliest.addingTimeInterval(-86400))
+        #expect(ISO8601.date(from: early) == SupportedDates.earliest)
+    }
+
     @Test func zonesAreReadAndWrittenAsUTC() throws {
         let date = try #require(ISO8601.date(from: "2026-01-05T18:00:00.500+09:00"))
         #expect(ISO8601.string(from: date) == "2026-01-05T09:00:00.500Z")
@@ -49,7 +59,10 @@ struct ISO8601Tests {
         var random = SplitMix64(seed: 99)
         let whole = Date.ISO8601FormatStyle()
         var dates: [Double] = [0, -1, -0.001, 86399.999, 951_782_400, 4_102_444_800, -62_135_596_800, 253_402_300_799.999]
-        for _ in 0..<20_000 { dates.append(Double(Int64(bitPattern: random.next()) % 253_000_000_000_000) / 1000) }
+        // Within the years widgetd writes as they are (past them it writes the edges).
+        let first = Int64(SupportedDates.earliest.timeIntervalSince1970 * 1000)
+        let span = UInt64(Int64((SupportedDates.lastWritten.timeIntervalSince1970 * 1000).rounded()) - first + 1)
+        for _ in 0..<20_000 { dates.append(Double(first + Int64(random.next() % span)) / 1000) }
         for seconds in dates {
             let date = Date(timeIntervalSince1970: seconds)
             let milliseconds = Int64((seconds * 1000).rounded())
