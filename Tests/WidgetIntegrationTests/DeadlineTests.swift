@@ -43,7 +43,7 @@ import Testing
     @Test func theWatchdogStopsAStuckRunAndNamesTheTest() throws {
         let script = """
             echo '◇ Test quick(x:) started.'; echo '✔ Test quick(x:) passed after 0.1 seconds.'
-            echo '◇ Test stuck() started.'; sleep 60 & echo $! > "$0"; wait
+            echo '◇ Test stuck() started.'; sleep 60 & echo "$! $(cut -d' ' -f22 /proc/$!/stat)" > "$0"; wait
             """
         let pidFile = TestPaths.temporaryDirectory() + "/sleep.pid"
         let stuck = try Self.watchdog(["bash", "-c", script, pidFile], limit: 2)
@@ -52,9 +52,10 @@ import Testing
         #expect(stuck.output.contains("still running after"), "\(stuck.output)")
         #expect(!stuck.output.contains("quick(x:) has run"), "\(stuck.output)")
         // The stuck run's own children went with it.
-        let sleeper = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        #expect(sleeper > 0 && !Self.alive(sleeper), "sleep \(sleeper) outlived the stopped run")
+        let written = ((try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? "").split(separator: " ")
+        let sleeper = written.first.flatMap { pid_t($0) } ?? 0
+        let started = written.dropFirst().first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        #expect(sleeper > 0 && !Self.alive(sleeper, startedAt: started), "sleep \(sleeper) outlived the stopped run")
 
         let finished = try Self.watchdog(
             ["bash", "-c", "echo '◇ Test a() started.'; echo '✘ Test a() failed after 1 seconds with 1 issue.'; exit 3"],
@@ -76,11 +77,17 @@ import Testing
     }
 
     /// Running, as opposed to gone or a zombie that its new parent has not reaped yet.
-    private static func alive(_ pid: pid_t) -> Bool {
+    /// Whether the process `pid` that started at `startedAt` (clock ticks after boot, field 22
+    /// of its stat) still lives: with pid_max at 32768 and builds running, a pid freed by the
+    /// kill may already belong to another process.
+    private static func alive(_ pid: pid_t, startedAt: String) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return false }
-        return stat[stat.index(close, offsetBy: 2)] != "Z"
+        // The fields after the name, from the state (field 3) on.
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 19, fields[19] == startedAt else { return false }
+        return fields[0] != "Z"
     }
 
     private static func watchdog(_ command: [String], limit: Int) throws -> (status: Int32, output: String) {
