@@ -140,25 +140,7 @@ private func rewriteOwner(_ path: String, owner: String) throws {
 /// widgetctl as `user` (`setpriv`), with only `environment`, PATH and no WIDGETD_SOCKET: it
 /// finds its socket as a user's session would.
 private func run(_ widgetctl: String, as user: AuthUsers.User, _ arguments: [String], environment: [String: String]) -> DaemonFixture.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-    process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", widgetctl] + arguments
-    process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-    process.currentDirectoryURL = URL(fileURLWithPath: "/")
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch {
-        return DaemonFixture.Result(status: -1, stdout: "", stderr: "\(error)")
-    }
-    let overdue = process.deadline(DaemonFixture.ctlDeadline, "widgetctl \(arguments.joined(separator: " ")) as \(user.name)")
-    defer { overdue.end() }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return DaemonFixture.Result(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+    CommandRun.run(
+        "/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", widgetctl] + arguments,
+        environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
 }
