@@ -7,7 +7,7 @@ import NIOCore
 /// never reach the HTTP handlers; its answer is written whole, output is shut, and the
 /// connection closes when the client closes its side (so the answer is read, not reset) or
 /// after `lingering`, whichever comes first.
-final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
+final class HTTPConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -60,7 +60,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// HTTP/1.1 as Hummingbird serves it, behind a `ConnectionGate` of the listener's limit.
+/// HTTP/1.1 as Hummingbird serves it, behind an `HTTPConnectionGate` of the listener's limit.
 struct GatedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -69,7 +69,7 @@ struct GatedHTTP1Channel: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(ConnectionGate(limit))
+            try channel.pipeline.syncOperations.addHandler(HTTPConnectionGate(limit))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
