@@ -69,10 +69,12 @@ extension DaemonState {
     /// budget: up to `action-reloads-per-minute` in any minute. Counts it when it is.
     public mutating func takeExemptActionReload(_ id: InstanceID, at now: Date) -> Bool {
         let minuteAgo = now.addingTimeInterval(-60)
-        var dates = actionReloads[id, default: []].filter { $0 > minuteAgo && $0 <= now }
+        // An instance removed while its provider performed is reloaded by no one: nothing to count.
+        guard var dates = instances.read(id, { $0.pointee.actionReloads }) else { return settings.actionReloadsPerMinute > 0 }
+        dates = dates.filter { $0 > minuteAgo && $0 <= now }
         let exempt = dates.count < settings.actionReloadsPerMinute
         if exempt { dates.append(now) }
-        actionReloads[id] = dates.isEmpty ? nil : dates
+        instances.update(id) { $0.actionReloads = dates }
         return exempt
     }
 

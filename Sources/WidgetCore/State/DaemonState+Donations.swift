@@ -120,7 +120,7 @@ extension DaemonState {
 
     /// Instances whose configuration `donation` matches (docs/smart-stacks.md), by id.
     func instances(matching donation: Donation) -> [InstanceID] {
-        matchIndex.matching(donation).sorted()
+        instances.matching(donation).sorted()
     }
 
     /// The donations an instance's configuration matches, oldest first.

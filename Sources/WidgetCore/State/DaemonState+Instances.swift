@@ -35,13 +35,7 @@ extension DaemonState {
         plan.keys.take(.instance(id))
         plan.reservation.instances = 1
         let added = record
-        let providerKey = providerKey(for: kind)
-        plan.effect { state in
-            state.instances.put(added)
-            state.matchIndex.insert(added.instance, schema: state.descriptors[kind]?.intent)
-            state.scheduler.add(id, kind: kind, providerKey: providerKey)
-            if added.request != nil { state.scheduler.request(id, reason: .initial, at: now) }
-        }
+        plan.effect { $0.addInstance(added) }
         plan.note(.info, "instance added", ["instance": id, "kind": kind, "family": family.rawValue])
         if let stack {
             plan.events.append(.stack(stack, date: now))
@@ -74,15 +68,7 @@ extension DaemonState {
         var plan = Plan()
         plan.store.append(.deleteInstance(id))
         plan.keys.take(.instance(id))
-        plan.effect { state in
-            if let removed = state.instances.remove(id) {
-                state.matchIndex.remove(removed.instance, schema: state.descriptors[removed.kind]?.intent)
-            }
-            state.scheduler.remove(id)
-            // The rate windows of a removed instance would otherwise stay for good.
-            state.relevanceAsks[id] = nil
-            state.actionReloads[id] = nil
-        }
+        plan.effect { $0.removeInstance(id) }
         plan.note(.info, "instance removed", ["instance": id])
         var touched: [String: StackState] = [:]
         for name in stacks.containing(id) {
@@ -152,13 +138,6 @@ extension DaemonState {
         let stacked = stacks.isStacked(id)
         let matched = stacked ? matches(for: record) : []
         plan.effect { state in
-            if let before = state.instances[id]?.instance {
-                let schema = state.descriptors[before.kind]?.intent
-                state.matchIndex.remove(before, schema: schema)
-                var after = before
-                after.configuration = configuration
-                state.matchIndex.insert(after, schema: schema)
-            }
             state.instances.update(id) { record in
                 record.instance.configuration = configuration
                 record.replaced = change

@@ -30,13 +30,13 @@ extension DaemonState {
         for kind in Set(kinds).sorted() where hasProvider(kind) {
             for id in scheduler.instances(ofKind: kind).sorted() {
                 guard let record = instances[id], let stored = record.timeline else { continue }
-                var dates = relevanceAsks[id, default: []].filter { $0 > hourAgo && $0 <= now }
+                var dates = record.relevanceAsks.filter { $0 > hourAgo && $0 <= now }
                 guard dates.count < settings.relevancePerHour else {
                     limited.append(id)
                     continue
                 }
                 dates.append(now)
-                relevanceAsks[id] = dates
+                instances.update(id) { $0.relevanceAsks = dates }
                 asks.append(RelevanceAsk(
                     instance: id, kind: kind, family: record.instance.family, configuration: record.instance.configuration,
                     replaced: record.replaced, receivedAt: stored.receivedAt))

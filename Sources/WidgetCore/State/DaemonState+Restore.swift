@@ -58,7 +58,6 @@ extension DaemonState {
         instances.put(contentsOf: records)
         failedInstances = Dictionary(persisted.failedInstances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var (background, notes) = normalizeConfigurations()
-        rebuildMatchIndex()
         for donation in persisted.donations { donations.add(donation, calendar: calendar) }
         for var stack in persisted.stacks {
             // A member whose instance is gone (removed before the stack was rewritten) goes.
@@ -86,8 +85,8 @@ extension DaemonState {
         descriptors newDescriptors: [String: WidgetDescriptor], settings newSettings: DaemonSettings?, at now: Date
     ) -> (background: [StoreChange], notes: [Note]) {
         descriptors = newDescriptors
+        instances.setIntentSchemas(intentSchemas)
         var (background, notes) = normalizeConfigurations()
-        rebuildMatchIndex()
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow

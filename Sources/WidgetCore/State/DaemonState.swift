@@ -3,6 +3,10 @@ import Foundation
 /// Everything the daemon knows, as one value with no I/O: descriptors and settings, one record
 /// per instance, the stacks, the donations and the schedule. Time is always passed in.
 ///
+/// What the daemon knows of an instance is its record in `instances` (with the indexes the
+/// book derives from its records) and its slot in `scheduler` (its reload timing); the stacks
+/// that hold it name it. `addInstance` and `removeInstance` are the only ways in and out.
+///
 /// Changes are made in two halves. A `plan…` method works out a `Plan` against the state as
 /// it is (validating first, so a refusal changes nothing); the daemon stores the plan's
 /// changes, then `apply` carries them out in memory. Time-driven work (`takeDue`) changes the
@@ -28,18 +32,11 @@ public struct DaemonState: Sendable {
     /// What each stack's last evaluation read of its members' relevance (see `RankingMemo`),
     /// by stack name, in stack order.
     var rankingMemos: [String: [RankingMemo]] = [:]
-    /// Instances by what donations must match, kept as configurations and descriptors change.
-    var matchIndex = MatchIndex()
     /// The local day of the last donation read (see `localTime`).
     var lastDay: LocalDay?
-    /// When each instance's provider was last asked for fresh relevance, for the hourly limit.
-    /// Kept in memory only: a restart forgets at most an hour of asks.
-    var relevanceAsks: [InstanceID: [Date]] = [:]
-    /// When each instance's last exempt reloads after an action were asked, for the limit
-    /// per minute. In memory only, as `relevanceAsks`.
-    var actionReloads: [InstanceID: [Date]] = [:]
     /// The launches each caller asked for through `preview`, `placeholder` and `options`,
-    /// for `[providers] preview-launches-per-minute`. In memory only, as `relevanceAsks`.
+    /// for `[providers] preview-launches-per-minute`. In memory only: a restart forgets at most
+    /// a minute of them.
     var previewLaunches = CallerLaunchWindow()
     var ids: InstanceIDSource
     let affinity = DonationAffinity()
@@ -66,6 +63,7 @@ public struct DaemonState: Sendable {
         self.settings = settings
         self.calendar = calendar
         ids = InstanceIDSource(seed: idSeed)
+        instances.setIntentSchemas(descriptors.compactMapValues(\.intent))
         scheduler = ReloadScheduler(
             budget: settings.reloadBudget,
             coalescingWindow: settings.coalescingWindow)
@@ -136,16 +134,21 @@ public struct DaemonState: Sendable {
         return LocalTime(date, day: day)
     }
 
-    /// Indexes every instance again for donation matching (descriptors or configurations changed).
-    mutating func rebuildMatchIndex() {
-        matchIndex = MatchIndex()
-        let schemas = intentSchemas
-        // Only instances of kinds with an intent are indexed; with none, a million records are not walked.
-        guard !schemas.isEmpty else { return }
-        for index in instances.all.indices {
-            guard let schema = schemas[instances.all[index].kind] else { continue }
-            matchIndex.insert(instances.all[index].instance, schema: schema)
-        }
+    /// Puts a new instance's record in the book and its slot in the schedule; a record with a
+    /// request is due as the request says.
+    mutating func addInstance(_ record: InstanceRecord) {
+        let id = record.id
+        instances.put(record)
+        scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind))
+        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted) }
+    }
+
+    /// Forgets an instance: its record (and with it what the book derives from it) and its
+    /// slot in the schedule. The stacks that hold it are changed by the plan that removes it,
+    /// as their rows are stored. A launch running for it is answered and its answer dropped.
+    mutating func removeInstance(_ id: InstanceID) {
+        instances.remove(id)
+        scheduler.remove(id)
     }
 
     /// The intent schema of each kind that has one.

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The records of every placed widget, with the two counts a status line needs kept as
-/// records change (a million records are not walked to answer `status`).
+/// The records of every placed widget, and what is derived from them and kept as they change:
+/// the visible set, the count of timelines (a million records are not walked to answer
+/// `status`), and the donation match index. Every change goes through `put`, `remove` and
+/// `update`, which keep them in step, so no caller maintains an index of its own.
 ///
 /// Records sit side by side in one array, found through a table of positions that reads the
 /// ids from the records themselves (`PositionTable`): a dictionary of whole records keeps up to
@@ -14,6 +16,10 @@ public struct InstanceBook: Sendable {
     public private(set) var visible: Set<InstanceID> = []
     /// Records with a timeline.
     public private(set) var timelines = 0
+    /// Instances by what donations must match, for the kinds with an intent schema.
+    private(set) var matchIndex = MatchIndex()
+    /// The intent schema of each kind that has one (set when descriptors are read).
+    private var schemas: [String: IntentSchema] = [:]
 
     public init() {}
 
@@ -110,6 +116,9 @@ public struct InstanceBook: Sendable {
         guard let position = position(of: id) else { return }
         let hadTimeline = all[position].timeline != nil
         let wasVisible = all[position].visible
+        // Only an instance of a kind with a schema is indexed; most updates are of others.
+        let schema = schemas.isEmpty ? nil : schemas[all[position].kind]
+        let before = schema == nil ? nil : all[position].instance
         change(&all[position])
         let record = all[position]
         precondition(record.id == id, "a record's id does not change")
@@ -117,6 +126,28 @@ public struct InstanceBook: Sendable {
         if record.visible != wasVisible {
             if record.visible { visible.insert(id) } else { visible.remove(id) }
         }
+        precondition(record.kind == (before?.kind ?? record.kind), "a record's kind does not change")
+        if let before, before.configuration != record.instance.configuration {
+            matchIndex.remove(before, schema: schema)
+            matchIndex.insert(record.instance, schema: schema)
+        }
+    }
+
+    /// The kinds' intent schemas changed (descriptors read again): every record is indexed anew.
+    mutating func setIntentSchemas(_ schemas: [String: IntentSchema]) {
+        self.schemas = schemas
+        matchIndex = MatchIndex()
+        // With no schema, a million records are not walked.
+        guard !schemas.isEmpty else { return }
+        for index in all.indices {
+            guard let schema = schemas[all[index].kind] else { continue }
+            matchIndex.insert(all[index].instance, schema: schema)
+        }
+    }
+
+    /// The instances whose configuration `donation` matches, by id.
+    func matching(_ donation: Donation) -> Set<InstanceID> {
+        matchIndex.matching(donation)
     }
 
     private func position(of id: InstanceID) -> Int? {
@@ -132,5 +163,8 @@ public struct InstanceBook: Sendable {
         timelines += (new?.timeline != nil ? 1 : 0) - (old?.timeline != nil ? 1 : 0)
         if let old, old.visible { visible.remove(old.id) }
         if let new, new.visible { visible.insert(new.id) }
+        guard !schemas.isEmpty else { return }
+        if let old, let schema = schemas[old.kind] { matchIndex.remove(old.instance, schema: schema) }
+        if let new, let schema = schemas[new.kind] { matchIndex.insert(new.instance, schema: schema) }
     }
 }

@@ -1,11 +1,18 @@
 import Foundation
 
-/// Everything the daemon knows about one placed widget, in one place: removing an instance
-/// removes its record, and nothing else needs to be kept in step.
+/// What the daemon keeps of one placed widget, apart from its reload timing: the instance, its
+/// timeline, what hosts show of it, its relevance, its stored request, its matched donations,
+/// its failures and its rate windows.
+///
+/// Removing an instance is `DaemonState.removeInstance`: it takes the record out of the
+/// `InstanceBook`, whose derived indexes (the visible set, the donation matches) follow its
+/// records, and the instance's slot out of the `ReloadScheduler`, which keeps its reload timing
+/// (due dates, budget history, the request it merged, whether a host shows it, whether a launch
+/// runs). The stacks that hold it are stored rows of their own, changed by the same plan.
 ///
 /// A record is held per instance, a million of them, so it is kept small: what most instances
-/// never have (relevance, a stored request, matched donations, a failure streak) lives in one
-/// optional box, and the last time shown is a bare number.
+/// never have (relevance, a stored request, matched donations, a failure streak, rate windows)
+/// lives in one optional box, and the last time shown is a bare number.
 public struct InstanceRecord: Sendable, Hashable {
     public var instance: WidgetInstance
     /// In the last `visible` report of a host. (Declared right after `instance`, it fills the
@@ -83,6 +90,28 @@ public struct InstanceRecord: Sendable, Hashable {
         }
     }
 
+    /// When its provider was last asked for fresh relevance, for `relevance-per-hour`. Kept in
+    /// memory only: a restart forgets at most an hour of asks.
+    public var relevanceAsks: [Date] {
+        get { rare?.relevanceAsks ?? [] }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.relevanceAsks
+            dropRareIfEmpty()
+        }
+    }
+
+    /// When its last exempt reloads after an action were asked, for `action-reloads-per-minute`.
+    /// In memory only, as `relevanceAsks`.
+    public var actionReloads: [Date] {
+        get { rare?.actionReloads ?? [] }
+        _modify {
+            let fields = uniqueRare()
+            yield &fields.actionReloads
+            dropRareIfEmpty()
+        }
+    }
+
     /// The box of the fields ranking reads (relevance, matched donations): while something else
     /// holds it, any change to them puts a new box here first (see `RankingMemo`).
     var rankingStamp: RareFields? { rare }
@@ -118,10 +147,15 @@ final class RareFields: @unchecked Sendable, Hashable {
     var matched: [LocalDonation] = []
     var failures: FailureStreak?
     var invalidation: Invalidation?
+    var relevanceAsks: [Date] = []
+    var actionReloads: [Date] = []
 
     init() {}
 
-    var isEmpty: Bool { relevance.isEmpty && request == nil && matched.isEmpty && failures == nil && invalidation == nil }
+    var isEmpty: Bool {
+        relevance.isEmpty && request == nil && matched.isEmpty && failures == nil && invalidation == nil && relevanceAsks.isEmpty
+            && actionReloads.isEmpty
+    }
 
     func copy() -> RareFields {
         let copy = RareFields()
@@ -130,12 +164,14 @@ final class RareFields: @unchecked Sendable, Hashable {
         copy.matched = matched
         copy.failures = failures
         copy.invalidation = invalidation
+        copy.relevanceAsks = relevanceAsks
+        copy.actionReloads = actionReloads
         return copy
     }
 
     static func == (lhs: RareFields, rhs: RareFields) -> Bool {
         lhs.relevance == rhs.relevance && lhs.request == rhs.request && lhs.matched == rhs.matched && lhs.failures == rhs.failures
-            && lhs.invalidation == rhs.invalidation
+            && lhs.invalidation == rhs.invalidation && lhs.relevanceAsks == rhs.relevanceAsks && lhs.actionReloads == rhs.actionReloads
     }
 
     func hash(into hasher: inout Hasher) {
@@ -144,5 +180,7 @@ final class RareFields: @unchecked Sendable, Hashable {
         hasher.combine(matched)
         hasher.combine(failures)
         hasher.combine(invalidation)
+        hasher.combine(relevanceAsks)
+        hasher.combine(actionReloads)
     }
 }

@@ -232,16 +232,18 @@ struct ActionStateTests {
         #expect(ReloadReason.action.isExempt)
     }
 
-    /// The per-minute and per-hour windows go with the instance.
-    @Test func aRemovedInstanceLeavesNoRateWindows() throws {
+    /// The per-minute and per-hour windows are the instance's record's, so they go with it
+    /// (`InstanceLifecycleTests` checks that nothing of a removed instance stays).
+    @Test func rateWindowsLiveInTheRecord() throws {
         var (state, id) = try installed(Self.timeline(actions: [Self.toggle()]))
         let exempt = state.takeExemptActionReload(id, at: t0 + 1)
         #expect(exempt)
         _ = try state.relevanceAsks(kinds: [state.instances[id]!.kind], at: t0 + 1)
-        #expect(state.actionReloads[id] != nil)
-        #expect(state.relevanceAsks[id] != nil)
+        #expect(state.instances[id]?.actionReloads == [t0 + 1])
+        #expect(state.instances[id]?.relevanceAsks == [t0 + 1])
         state.apply(try state.planRemove(id, at: t0 + 2))
-        #expect(state.actionReloads[id] == nil)
-        #expect(state.relevanceAsks[id] == nil)
+        #expect(state.instances[id] == nil)
+        let afterRemoval = state.takeExemptActionReload(id, at: t0 + 3)
+        #expect(afterRemoval, "a removed instance's reload is not counted, and not refused")
     }
 }
