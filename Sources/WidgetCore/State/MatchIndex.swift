@@ -4,7 +4,7 @@ import Foundation
 /// instance: for each intent type and supported combination the descriptors declare, the
 /// instances by the values their configuration gives that combination's parameters. A
 /// donation then looks up its own values once per combination.
-struct MatchIndex: Sendable {
+struct MatchIndex: Sendable, Equatable {
     private struct Combination: Hashable, Sendable {
         var intentType: String
         var parameters: [String]
@@ -23,6 +23,7 @@ struct MatchIndex: Sendable {
         for (combination, values) in Self.keys(instance, schema) {
             instances[combination]?[values]?.remove(instance.id)
             if instances[combination]?[values]?.isEmpty == true { instances[combination]?[values] = nil }
+            if instances[combination]?.isEmpty == true { instances[combination] = nil }
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Every Smart Stack, with when each must be evaluated again for reasons of time alone (a
 /// relevance lapsing, an affinity slot, a dwell, hold or cap ending), and which stacks hold
 /// each instance (an entry change re-evaluates those, and is frequent).
-public struct StackBook: Sendable {
+public struct StackBook: Sendable, Equatable {
     public private(set) var stacks: [String: StackState] = [:]
     public private(set) var recheck: [String: Date] = [:]
     private var membership: [InstanceID: [String]] = [:]
