@@ -2,8 +2,8 @@ import Foundation
 
 /// The rolling 24-hour reload budget: at most `limit` budgeted reloads in any 24 hours, at
 /// least `spacing` apart. Only budgeted reloads are recorded; exempt ones neither consume
-/// nor wait. The rules live here; each instance's record is a `BudgetHistory` that the
-/// scheduler keeps in the instance's slot, so checking the budget costs no lookup.
+/// nor wait. The rules live here; each instance's budgeted reloads are a `BudgetHistory`
+/// that the scheduler keeps in the instance's slot, so checking the budget costs no lookup.
 public struct ReloadBudget: Sendable, Equatable {
     public static let window: TimeInterval = 86_400
 

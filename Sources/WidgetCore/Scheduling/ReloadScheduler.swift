@@ -5,6 +5,13 @@ import Foundation
 /// for `nextDeadline()`, sleeps until then, and calls `popDue(now:)`, which answers with the
 /// events to carry out. Pure: time is always passed in.
 ///
+/// A slot is an instance's reload timing: besides its places in the wheels, what its due date
+/// is worked out from (policy date, merged request, budget history, when a host last showed it
+/// while none does, whether a launch runs). They sit in the slot because every move of the slot
+/// reads them, and a launch reads them for each partner it considers, without a lookup by id.
+/// Everything else known of the instance is its `InstanceRecord`; `DaemonState.removeInstance`
+/// removes both.
+///
 /// Instances live in dense slots, found by id once per call (`SlotIndex`). Each slot has at most
 /// one handle in the due wheel per purpose (its next entry change and its next reload, moved in
 /// place when they change) and at most one in its provider's wheel of pending reloads, so the

@@ -118,16 +118,18 @@ public struct InstanceBook: Sendable {
         let wasVisible = all[position].visible
         // Only an instance of a kind with a schema is indexed; most updates are of others.
         let schema = schemas.isEmpty ? nil : schemas[all[position].kind]
-        let before = schema == nil ? nil : all[position].instance
+        let configuration = schema == nil ? nil : all[position].instance.configuration
+        let kind = all[position].kind
         change(&all[position])
         let record = all[position]
-        precondition(record.id == id, "a record's id does not change")
+        precondition(record.id == id && record.kind == kind, "a record's id and kind do not change")
         timelines += (record.timeline != nil ? 1 : 0) - (hadTimeline ? 1 : 0)
         if record.visible != wasVisible {
             if record.visible { visible.insert(id) } else { visible.remove(id) }
         }
-        precondition(record.kind == (before?.kind ?? record.kind), "a record's kind does not change")
-        if let before, before.configuration != record.instance.configuration {
+        if let configuration, configuration != record.instance.configuration {
+            var before = record.instance
+            before.configuration = configuration
             matchIndex.remove(before, schema: schema)
             matchIndex.insert(record.instance, schema: schema)
         }

@@ -171,7 +171,8 @@ final class RareFields: @unchecked Sendable, Hashable {
 
     static func == (lhs: RareFields, rhs: RareFields) -> Bool {
         lhs.relevance == rhs.relevance && lhs.request == rhs.request && lhs.matched == rhs.matched && lhs.failures == rhs.failures
-            && lhs.invalidation == rhs.invalidation && lhs.relevanceAsks == rhs.relevanceAsks && lhs.actionReloads == rhs.actionReloads
+            && lhs.invalidation == rhs.invalidation && lhs.relevanceAsks == rhs.relevanceAsks
+            && lhs.actionReloads == rhs.actionReloads
     }
 
     func hash(into hasher: inout Hasher) {
