@@ -1,30 +1,11 @@
 import Foundation
+import WidgetWire
 
-/// The JSON widgetd writes on a provider's stdin. The top-level fields describe the first
-/// instance; `instances` (timeline only) lists every instance of the launch; `intent` comes with
-/// `perform`.
-struct ProviderRequest: Decodable, Sendable {
-    struct Member: Decodable, Sendable {
-        var instance: String?
-        var kind: String
-        var family: WidgetFamily
-        var configuration: [String: JSONValue]?
-    }
-
-    var kind: String
-    var family: WidgetFamily
-    var configuration: [String: JSONValue]?
-    var now: Date
-    var instance: String?
-    var instances: [Member]?
-    var isPreview: Bool?
-    var parameter: String?
-    var search: String?
-    var intent: RequestIntent?
-
+/// Reading the request and turning it into the contexts a provider sees.
+extension ProviderRequest {
     static func decode(_ data: Data) throws -> ProviderRequest {
         do {
-            return try ProviderJSON.decoder.decode(ProviderRequest.self, from: data)
+            return try WidgetJSON.decoder.decode(ProviderRequest.self, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw WidgetProviderError.badRequest(data.isEmpty ? "empty input" : "not JSON")

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// What the provider knows about the request it answers (WidgetKit's
 /// `TimelineProviderContext`), plus what widgetd adds.

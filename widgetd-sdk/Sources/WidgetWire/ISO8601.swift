@@ -1,44 +1,5 @@
 import Foundation
 
-/// The one JSON dialect of widgetd: sorted keys, ISO 8601 dates with a zone.
-/// Shared by the daemon, the store, the CLI and the providers' protocol so that a value
-/// encoded anywhere decodes everywhere.
-public enum WidgetJSON {
-    /// Shared: Foundation's encoders and decoders may be used from many threads at once as long
-    /// as nobody changes their options; building one per call cost every request an allocation.
-    public static let encoder: JSONEncoder = makeEncoder()
-    public static let prettyEncoder: JSONEncoder = {
-        let encoder = makeEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return encoder
-    }()
-    public static let decoder: JSONDecoder = makeDecoder()
-
-    private static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ISO8601.string(from: date))
-        }
-        return encoder
-    }
-
-    private static func makeDecoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 date with a zone in years 0001 to 9999")
-            }
-            return date
-        }
-        return decoder
-    }
-}
-
 /// ISO 8601 with a zone (`Z` or `+09:00`), fractional seconds optional.
 public enum ISO8601 {
     private static let whole = Date.ISO8601FormatStyle()
@@ -48,6 +9,12 @@ public enum ISO8601 {
     public static func date(from text: String) -> Date? {
         guard let date = (try? fractional.parse(text)) ?? (try? whole.parse(text)) else { return nil }
         return SupportedDates.contains(date) ? date : nil
+    }
+
+    /// As Foundation's default `.iso8601` style writes a date: the fraction dropped, not
+    /// rounded (the web host's templates show entry dates this way).
+    public static func wholeSecondString(from date: Date) -> String {
+        string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Whole seconds print without a fraction, so round-tripped dates look as they were written.
@@ -85,15 +52,8 @@ public enum ISO8601 {
     static func civil(_ seconds: Int64, milliseconds: Int64) -> String? {
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = CivilDate(daysSinceEpoch: Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         guard (1583...9999).contains(year) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// An entry as widgetd reads it: `{"date", "content", "relevance"?, "actions"?}`.
 ///
@@ -22,8 +23,8 @@ struct WireEntry: Encodable, Sendable {
         }
         var content: JSONValue
         do {
-            let data = try ProviderJSON.encoder.encode(entry)
-            content = try ProviderJSON.decoder.decode(JSONValue.self, from: data)
+            let data = try WidgetJSON.encoder.encode(entry)
+            content = try WidgetJSON.decoder.decode(JSONValue.self, from: data)
         } catch {
             throw WidgetProviderError.badEntry("\(type(of: entry)): \(error)")
         }
@@ -41,7 +42,7 @@ struct WireEntry: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         // ISO 8601 text whatever the encoder's date strategy: Timeline JSON requires it.
-        try container.encode(ISO8601Text.string(from: date), forKey: .date)
+        try container.encode(ISO8601.string(from: date), forKey: .date)
         try container.encode(content, forKey: .content)
         try container.encodeIfPresent(relevance, forKey: .relevance)
         if !actions.isEmpty { try container.encode(actions, forKey: .actions) }

@@ -2,23 +2,6 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
-/// The request of a one-instance verb: `snapshot`, `placeholder`, `options`, `relevance` or
-/// `perform`.
-struct ProviderCall: Encodable {
-    var verb: String
-    var kind: String
-    var family: WidgetFamily
-    var configuration: [String: JSONValue]
-    var now: Date
-    var isPreview: Bool?
-    var parameter: String?
-    var search: String?
-    /// `relevance`: the instance asked about, whose content is the one shown now.
-    var instance: InstanceID?
-    /// `perform`: the action's intent, its type's defaults filled in.
-    var intent: ActionIntent? = nil
-}
-
 /// Reads the answers of the one-instance verbs.
 enum CallAnswer {
     static func entry(from data: Data) throws(ProviderFailure) -> TimelineEntry {

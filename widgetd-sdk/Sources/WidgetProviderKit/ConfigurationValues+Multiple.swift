@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// Accessors for `multiple` parameters: nil unless the value is an array whose every element
 /// has the type asked for.

@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// An entry's action as widgetd reads it: `{"id", "title", "intent": {"type", "parameters"}}`,
 /// the parameters being the intent struct encoded as an object.
 struct WireAction: Encodable, Sendable {
@@ -15,7 +17,7 @@ struct WireAction: Encodable, Sendable {
         let type = Swift.type(of: action.intent).intentType
         let parameters: JSONValue
         do {
-            parameters = try ProviderJSON.decoder.decode(JSONValue.self, from: ProviderJSON.encoder.encode(action.intent))
+            parameters = try WidgetJSON.decoder.decode(JSONValue.self, from: WidgetJSON.encoder.encode(action.intent))
         } catch {
             throw WidgetProviderError.badEntry("action '\(action.id)': intent \(type): \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// Routes a request to the provider of its kind, per instance, and encodes the answer.
 struct BundleDispatcher: Sendable {
@@ -84,7 +85,7 @@ struct BundleDispatcher: Sendable {
     }
 
     private func encode(_ value: some Encodable) throws -> Data {
-        try ProviderJSON.encoder.encode(value)
+        try WidgetJSON.encoder.encode(value)
     }
 }
 

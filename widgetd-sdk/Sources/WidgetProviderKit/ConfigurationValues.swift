@@ -1,4 +1,5 @@
 import Foundation
+import WidgetWire
 
 /// An instance's effective configuration: parameter name -> value, with typed accessors for
 /// providers that do not declare an `Intent` struct.
@@ -20,7 +21,7 @@ public struct ConfigurationValues: Sendable, Equatable {
 
     /// Reads a JSON object such as `{"maxNumber": 10, "useCustomRange": false}`, for unit tests.
     public init(json: Data) throws {
-        guard case .object(let object) = try ProviderJSON.decoder.decode(JSONValue.self, from: json) else {
+        guard case .object(let object) = try WidgetJSON.decoder.decode(JSONValue.self, from: json) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "a configuration is a JSON object"))
         }
@@ -50,6 +51,6 @@ public struct ConfigurationValues: Sendable, Equatable {
 
     /// Decodes the whole configuration, e.g. into an intent struct (dates from ISO 8601 text).
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try ProviderJSON.decoder.decode(type, from: ProviderJSON.encoder.encode(JSONValue.object(values)))
+        try WidgetJSON.decoder.decode(type, from: WidgetJSON.encoder.encode(JSONValue.object(values)))
     }
 }
