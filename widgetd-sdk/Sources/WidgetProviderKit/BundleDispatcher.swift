@@ -27,7 +27,7 @@ struct BundleDispatcher: Sendable {
             // answers {"error": ...} in its place; the others still get their timelines.
             let members = request.members
             let work = members.map { member in (Result { try serving(member.kind) }, request.context(for: member)) }
-            return try encode(TimelinesAnswer(timelines: await timelines(work)))
+            return try encode(WireTimelines(await timelines(work)))
         case "snapshot":
             let context = request.context(isPreview: request.isPreview ?? false)
             return try encode(try await serving(request.kind).snapshot(in: context))
@@ -53,8 +53,8 @@ struct BundleDispatcher: Sendable {
 
     /// One timeline per instance, in request order. Instances are computed concurrently: a
     /// batch may hold several kinds whose providers wait on I/O.
-    private func timelines(_ work: [(Result<any KindServing, any Error>, TimelineProviderContext)]) async -> [TimelineSlot] {
-        await withTaskGroup(of: (Int, TimelineSlot).self) { group in
+    private func timelines(_ work: [(Result<any KindServing, any Error>, TimelineProviderContext)]) async -> [WireTimelines.Slot] {
+        await withTaskGroup(of: (Int, WireTimelines.Slot).self) { group in
             for (index, (serving, context)) in work.enumerated() {
                 group.addTask {
                     do {
@@ -64,7 +64,7 @@ struct BundleDispatcher: Sendable {
                     }
                 }
             }
-            var results = [TimelineSlot](repeating: .error("not answered"), count: work.count)
+            var results = [WireTimelines.Slot](repeating: .error("not answered"), count: work.count)
             for await (index, slot) in group {
                 results[index] = slot
             }
@@ -86,27 +86,6 @@ struct BundleDispatcher: Sendable {
 
     private func encode(_ value: some Encodable) throws -> Data {
         try WidgetJSON.encoder.encode(value)
-    }
-}
-
-private struct TimelinesAnswer: Encodable {
-    let timelines: [TimelineSlot]
-}
-
-/// One instance's place in a batch answer: its timeline, or why it has none.
-private enum TimelineSlot: Encodable, Sendable {
-    case timeline(WireTimeline)
-    case error(String)
-
-    private enum CodingKeys: String, CodingKey { case error }
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .timeline(let timeline): try timeline.encode(to: encoder)
-        case .error(let reason):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(reason, forKey: .error)
-        }
     }
 }
 

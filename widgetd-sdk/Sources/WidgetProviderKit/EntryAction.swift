@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// A button an entry offers while it is shown (WidgetKit's `Button(intent:)`): a host shows
 /// `title`, and a tap makes widgetd run the provider's `perform` verb with `intent`.
 ///
@@ -19,7 +21,7 @@ public struct EntryAction: Encodable, Sendable {
     }
 
     /// The wire form, so that an entry may keep its actions in a stored property and still
-    /// synthesise `Encodable` (``WireEntry`` takes them out of the content).
+    /// synthesise `Encodable` (`WireEntry` takes them out of the content).
     public func encode(to encoder: any Encoder) throws {
         try WireAction(self).encode(to: encoder)
     }

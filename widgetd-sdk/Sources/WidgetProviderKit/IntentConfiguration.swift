@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// A configurable kind (WidgetKit's `IntentConfiguration`, without the view closure): each
 /// request's configuration is decoded as the provider's `Intent`.
 ///

@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// How the bundle answers each verb for one kind; the two configuration types adopt it, so
 /// dispatch needs no knowledge of providers' associated types.
 protocol KindServing: WidgetConfiguration {

@@ -1,3 +1,5 @@
+import WidgetWire
+
 /// A kind whose provider takes no intent (WidgetKit's `StaticConfiguration`, without the
 /// view closure). The provider can still read `context.configuration`.
 public struct StaticConfiguration<Provider: TimelineProvider>: WidgetConfiguration {

@@ -1,17 +1,7 @@
 import WidgetWire
 
-/// An entry's action as widgetd reads it: `{"id", "title", "intent": {"type", "parameters"}}`,
-/// the parameters being the intent struct encoded as an object.
-struct WireAction: Encodable, Sendable {
-    struct Intent: Encodable, Sendable {
-        let type: String
-        let parameters: JSONValue
-    }
-
-    let id: String
-    let title: String
-    let intent: Intent
-
+extension WireAction {
+    /// The action's intent encoded as an object, under its declared type.
     init(_ action: EntryAction) throws {
         guard !action.id.isEmpty else { throw WidgetProviderError.badEntry("action '\(action.title)': its id is empty") }
         let type = Swift.type(of: action.intent).intentType
@@ -24,8 +14,6 @@ struct WireAction: Encodable, Sendable {
         guard case .object = parameters else {
             throw WidgetProviderError.badEntry("action '\(action.id)': intent \(type) does not encode as an object")
         }
-        id = action.id
-        title = action.title
-        intent = Intent(type: type, parameters: parameters)
+        self.init(id: action.id, title: action.title, intent: Intent(type: type, parameters: parameters))
     }
 }

@@ -1,13 +1,8 @@
-import Foundation
+import WidgetWire
 
-/// A timeline as widgetd reads it: `{"entries": [...], "policy": ...}`.
-struct WireTimeline: Encodable, Sendable {
-    let entries: [WireEntry]
-    let policy: TimelineReloadPolicy
-
+extension WireTimeline {
     init<Entry>(_ timeline: Timeline<Entry>) throws {
-        entries = try timeline.entries.map(WireEntry.init)
-        policy = timeline.policy
+        self.init(entries: try timeline.entries.map(WireEntry.init), policy: timeline.policy)
     }
 }
 
