@@ -102,7 +102,7 @@ extension Integration {
             }
 
             let request = #"{"configuration":{},"family":"systemSmall","kind":"com.example.hello","now":"2026-01-05T08:00:00Z","verb":"timeline"}"#
-            let answer = SDKBuild.run(root + "/scratch/debug/hello-provider", ["timeline"], stdin: request)
+            let answer = ProgramRun.run(root + "/scratch/debug/hello-provider", ["timeline"], stdin: request, deadline: 60)
             try #require(answer.status == 0, "hello-provider timeline: exit \(answer.status): \(answer.stderr)")
             // Read as the daemon reads a provider's answer.
             let timelines = try ProviderAnswer.timelines(from: Data(answer.stdout.utf8), count: 1)
