@@ -15,7 +15,7 @@ extension KindServing {
             let data = try WidgetJSON.encoder.encode(JSONValue.object(requested.parameters ?? [:]))
             return try WidgetJSON.decoder.decode(Intent.self, from: data)
         } catch let error as DecodingError {
-            throw WidgetProviderError.badIntent(type: requested.type, reason: error.shortDescription)
+            throw WidgetProviderError.badIntent(type: requested.type, reason: error.shortDescription(topLevel: "(top level)"))
         }
     }
 }

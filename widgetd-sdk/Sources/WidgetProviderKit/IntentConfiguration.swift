@@ -54,7 +54,7 @@ extension IntentConfiguration: KindServing {
         do {
             return try context.configuration.decode(Provider.Intent.self)
         } catch let error as DecodingError {
-            throw WidgetProviderError.badConfiguration(kind: kind, reason: error.shortDescription)
+            throw WidgetProviderError.badConfiguration(kind: kind, reason: error.shortDescription(topLevel: "(top level)"))
         }
     }
 }

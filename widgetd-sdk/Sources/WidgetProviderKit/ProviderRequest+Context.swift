@@ -10,7 +10,7 @@ extension ProviderRequest {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw WidgetProviderError.badRequest(data.isEmpty ? "empty input" : "not JSON")
             }
-            throw WidgetProviderError.badRequest(error.shortDescription)
+            throw WidgetProviderError.badRequest(error.shortDescription(topLevel: "(top level)"))
         }
     }
 
