@@ -63,6 +63,8 @@ extension Integration {
             let docs = try String(contentsOfFile: TestPaths.repository + "/docs/widgets.md", encoding: .utf8)
             #expect(docs.contains(Self.packageLine), "docs/widgets.md gives the clone's .package line")
             #expect(docs.contains(Self.productLine), "docs/widgets.md gives the .product line")
+            // Where scripts/package installs the sources (packaging/verify checks they are there).
+            #expect(docs.contains(#".package(path: "/usr/share/widgetd/widgetd-sdk")"#), "docs/widgets.md gives the installed .package line")
 
             let root = TestPaths.temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: root) }
