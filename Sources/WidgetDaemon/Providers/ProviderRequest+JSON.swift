@@ -23,7 +23,7 @@ extension ProviderRequest {
         }
         if let configuration {
             key(#""configuration":"#)
-            Self.write(configuration, to: &out)
+            out.value(.object(configuration))
         }
         key(#""family":"#)
         out.string(family.rawValue)
@@ -55,7 +55,7 @@ extension ProviderRequest {
         out.raw("{")
         if let configuration = member.configuration {
             out.raw(#""configuration":"#)
-            write(configuration, to: &out)
+            out.value(.object(configuration))
             out.raw(",")
         }
         out.raw(#""family":"#)
@@ -67,37 +67,5 @@ extension ProviderRequest {
         out.raw(#","kind":"#)
         out.string(member.kind)
         out.raw("}")
-    }
-
-    /// A configuration as `JSONEncoder` writes it: numbers as it prints a `Double` (`2`, not
-    /// `2.0`), an object's keys sorted as `String`s.
-    private static func write(_ object: [String: JSONValue], to out: inout JSONText) {
-        write(.object(object), to: &out)
-    }
-
-    private static func write(_ value: JSONValue, to out: inout JSONText) {
-        switch value {
-        case .null: out.raw("null")
-        case .bool(let flag): out.bool(flag)
-        case .integer(let number): out.integer(number)
-        case .number(let number): out.double(number)
-        case .string(let text): out.string(text)
-        case .array(let items):
-            out.raw("[")
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.raw(",") }
-                write(item, to: &out)
-            }
-            out.raw("]")
-        case .object(let members):
-            out.raw("{")
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out.raw(",") }
-                out.string(key)
-                out.raw(":")
-                write(members[key]!, to: &out)
-            }
-            out.raw("}")
-        }
     }
 }
