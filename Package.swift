@@ -15,7 +15,6 @@ let package = Package(
         .executable(name: "widgetd", targets: ["widgetd"]),
         .executable(name: "widgetctl", targets: ["widgetctl"]),
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
-        .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
         .executable(name: "widgetd-web", targets: ["widgetd-web"]),
         // For Benchmarks/ (which measures the core and seeds large state databases directly) and
@@ -27,6 +26,9 @@ let package = Package(
         .library(name: "WidgetPictures", targets: ["WidgetPictures"]),
     ],
     dependencies: [
+        // The SDK for providers and the wire forms it shares with the daemon: a package of its
+        // own, with no dependencies, so a provider resolves nothing else (docs/providers.md).
+        .package(path: "widgetd-sdk"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -40,7 +42,10 @@ let package = Package(
         // Pure: model, timelines, reload scheduling, budget, settings. No I/O; time is passed in.
         .target(
             name: "WidgetCore",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+            dependencies: [
+                .product(name: "WidgetWire", package: "widgetd-sdk"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: strict),
         // Pure: the SVG picture of a simulation (`simulate`), drawn from the core's report.
         .target(name: "WidgetPictures", dependencies: ["WidgetCore"], swiftSettings: strict),
@@ -117,11 +122,13 @@ let package = Package(
         .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon"], swiftSettings: strict),
         .executableTarget(name: "widgetd-web", dependencies: ["WidgetWeb"], swiftSettings: strict),
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
-        // The SDK for provider executables: WidgetKit's TimelineProvider side. Foundation only.
-        .target(name: "WidgetProviderKit", swiftSettings: strict),
         // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
-        .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
-        .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
+        .executableTarget(
+            name: "ExampleWidgets", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "WidgetProviderKitTests", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],
+            swiftSettings: strict),
         .testTarget(
             name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay", "WidgetPictures"], swiftSettings: strict),
         .testTarget(

@@ -76,14 +76,15 @@ extension JSONText {
 }
 
 extension JSONText {
-    /// Any JSON value: objects with their keys sorted, numbers as Swift prints them (which
-    /// read back to the same value), for text that is only ever read back by a decoder.
+    /// Any JSON value as `WidgetJSON.encoder` writes it: objects with their keys sorted as
+    /// `String`s, numbers as it prints a `Double` (`2`, not `2.0`; both read back as the same
+    /// value).
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case .bool(let flag): bool(flag)
         case .integer(let number): integer(number)
-        case .number(let number): bytes.append(contentsOf: "\(number)".utf8)
+        case .number(let number): double(number)
         case .string(let text): string(text)
         case .array(let items):
             bytes.append(UInt8(ascii: "["))

@@ -104,46 +104,8 @@ extension TimelineEntry: Codable {
     }
 }
 
-/// When a timeline wants new data (`TimelineReloadPolicy`).
-public enum ReloadPolicy: Sendable, Hashable {
-    case atEnd
-    case after(Date)
-    case never
-}
-
-extension ReloadPolicy: Codable {
-    private enum CodingKeys: String, CodingKey { case after }
-
-    /// `"atEnd"`, `"never"` or `{"after": "2026-01-05T10:00:00Z"}` (docs/widgets.md).
-    public init(from decoder: any Decoder) throws {
-        if let container = try? decoder.singleValueContainer(), let name = try? container.decode(String.self) {
-            switch name {
-            case "atEnd": self = .atEnd
-            case "never": self = .never
-            default:
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "policy must be \"atEnd\", \"never\" or {\"after\": DATE}, not \"\(name)\"")
-            }
-            return
-        }
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self = .after(try container.decode(Date.self, forKey: .after))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .atEnd:
-            var container = encoder.singleValueContainer()
-            try container.encode("atEnd")
-        case .never:
-            var container = encoder.singleValueContainer()
-            try container.encode("never")
-        case .after(let date):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(date, forKey: .after)
-        }
-    }
-}
+/// When a timeline wants new data: the SDK's type, so both sides read and write one coding.
+public typealias ReloadPolicy = TimelineReloadPolicy
 
 /// Entries plus a reload policy. Entries are sorted by date on arrival; the sort is stable
 /// and, for equal dates, the later entry in the input wins (docs/overview.md).

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetCore
 
 /// The hours along the picture's time axis, in UTC, labelled by arithmetic on seconds since
 /// 1970 (no calendar or formatter): `HH:MM`, and `YYYY-MM-DD` for the day.
@@ -39,19 +40,10 @@ struct TimeAxis {
         civilDate(Int((seconds / 86400).rounded(.down)))
     }
 
-    /// The proleptic Gregorian date of a day number since 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`).
+    /// The date of a day number since 1970-01-01.
     static func civilDate(_ days: Int) -> String {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return String(year) + "-" + two(month) + "-" + two(day)
+        let civil = CivilDate(daysSinceEpoch: days)
+        return String(civil.year) + "-" + two(civil.month) + "-" + two(civil.day)
     }
 
     private static func two(_ value: Int) -> String {

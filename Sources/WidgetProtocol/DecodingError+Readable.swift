@@ -42,19 +42,3 @@ extension DecodingError {
         }
     }
 }
-
-extension DecodingError {
-    /// `.timelines[0].entries[2].date is required`-style text, for a provider's answer.
-    public var shortDescription: String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch self {
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is required"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context.codingPath)) has the wrong type"
-        case .dataCorrupted(let context): return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default: return "\(self)"
-        }
-    }
-}

@@ -12,9 +12,11 @@ public protocol DirectJSONEncodable: Encodable {
     func writeJSON(to out: inout JSONText)
 }
 
-extension RPCSuccess where Result: DirectJSONEncodable {
-    /// The answer line (without its newline), as `WidgetJSON.encoder` would write it.
-    public func directJSON() -> Data {
+extension DirectJSONEncodable {
+    /// The whole success answer line with this result (without its newline), as
+    /// `WidgetJSON.encoder` writes `RPCSuccess(id: id, result: self)`: the one envelope the
+    /// daemon writes for these results.
+    public func successLine(id: RPCID?) -> [UInt8] {
         var out = JSONText()
         out.raw(#"{"id":"#)
         switch id {
@@ -23,9 +25,9 @@ extension RPCSuccess where Result: DirectJSONEncodable {
         case nil: out.raw("null")
         }
         out.raw(#","jsonrpc":"2.0","result":"#)
-        result.writeJSON(to: &out)
+        writeJSON(to: &out)
         out.raw("}")
-        return Data(out.bytes)
+        return out.bytes
     }
 }
 

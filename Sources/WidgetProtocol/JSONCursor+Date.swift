@@ -35,7 +35,7 @@ extension JSONCursor {
         guard at(4, "-"), at(7, "-"), at(10, "T"), at(13, ":"), at(16, ":"),
             let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
             let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-            (1900...9999).contains(year), (1...12).contains(month), day >= 1, day <= daysIn(month, of: year),
+            (1900...9999).contains(year), (1...12).contains(month), day >= 1, day <= CivilDate.days(inMonth: month, of: year),
             hour < 24, minute < 60, second < 60
         else { return nil }
         var offset = 0
@@ -47,25 +47,8 @@ extension JSONCursor {
             else { return nil }
             offset = (hours * 3600 + minutes * 60) * (at(19, "-") ? -1 : 1)
         }
-        let seconds = daysSinceEpoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = shifted / 400  // years here are positive
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -14,13 +14,6 @@ extension JSONCursor {
     }
 }
 
-/// `ping`, `status`, `subscribe` and the other methods without params.
-extension EmptyParams: ScannableParams {
-    public static func scan(_ json: UnsafeRawBufferPointer) -> EmptyParams? {
-        JSONCursor.readObject(json) { cursor, _ in cursor.skipValue() } ? EmptyParams() : nil
-    }
-}
-
 extension ReloadTimelinesParams: ScannableParams {
     public static func scan(_ json: UnsafeRawBufferPointer) -> ReloadTimelinesParams? {
         var seen = SeenKeys()
@@ -45,24 +38,6 @@ extension ReloadTimelinesParams: ScannableParams {
         }
         guard ok else { return nil }
         return ReloadTimelinesParams(kinds: kinds, instances: instances, userInitiated: userInitiated)
-    }
-}
-
-extension ReloadAllParams: ScannableParams {
-    public static func scan(_ json: UnsafeRawBufferPointer) -> ReloadAllParams? {
-        var seen = SeenKeys()
-        var userInitiated: Bool?
-        let ok = JSONCursor.readObject(json) { cursor, key in
-            switch key {
-            case "userInitiated":
-                guard seen.first(0), let value = cursor.nullable({ $0.bool() }) else { return false }
-                userInitiated = value
-                return true
-            default:
-                return cursor.skipValue()
-            }
-        }
-        return ok ? ReloadAllParams(userInitiated: userInitiated) : nil
     }
 }
 
@@ -110,12 +85,6 @@ extension VisibleParams: ScannableParams {
         }
         guard ok, let instances else { return nil }
         return VisibleParams(instances: instances)
-    }
-}
-
-extension StackNameParams: ScannableParams {
-    public static func scan(_ json: UnsafeRawBufferPointer) -> StackNameParams? {
-        JSONCursor.requiredString("name", in: json).map(StackNameParams.init(name:))
     }
 }
 

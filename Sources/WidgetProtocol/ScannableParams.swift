@@ -1,7 +1,8 @@
 import Foundation
 
 /// Params that can be read straight from the request's bytes, without `JSONDecoder`: the
-/// methods apps and hosts call most (`reloadTimelines`, `donate`, `push`, `visible`, ...).
+/// methods apps and hosts call most (`reloadTimelines`, `donate`, `push`, `visible`); every
+/// other method decodes with `JSONDecoder`.
 ///
 /// `scan` must give exactly the value `WidgetJSON.decoder` gives, or nil: nil for anything
 /// but plainly valid input, which the general decoder then reads (and whose error it gives),

@@ -58,7 +58,7 @@ struct PageModel: Encodable, Sendable {
             let extra: [String: JSONValue] = [
                 "instance": .string(instance.id), "kind": .string(instance.kind), "family": .string(instance.family.rawValue),
                 "displayName": .string(displayName),
-                "date": instance.currentEntry.map { .string(ISO8601Format.text($0.date)) } ?? .null,
+                "date": instance.currentEntry.map { .string(ISO8601.wholeSecondString(from: $0.date)) } ?? .null,
             ]
             cards[instance.id] = Card(
                 id: instance.id, kind: instance.kind, family: instance.family, displayName: displayName,
@@ -74,11 +74,5 @@ struct PageModel: Encodable, Sendable {
             loose: instances.map(\.id).filter { !stacked.contains($0) }, cards: cards, markup: .none)
         model.markup = PageMarkup(model)
         return model
-    }
-}
-
-enum ISO8601Format {
-    static func text(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 }

@@ -200,7 +200,7 @@ struct BatchDecodeTests {
         }
     }
 
-    static func outcome<P: ScannableParams & Encodable>(_ request: IncomingRequest, _ type: P.Type) -> String {
+    static func outcome<P: Decodable & Encodable>(_ request: IncomingRequest, _ type: P.Type) -> String {
         do {
             return String(decoding: try WidgetJSON.encoder.encode(request.params(type)), as: UTF8.self)
         } catch {

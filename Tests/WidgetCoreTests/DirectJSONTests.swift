@@ -3,7 +3,8 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 
-/// Answers written without JSONEncoder are byte for byte what JSONEncoder writes.
+/// Answers written without JSONEncoder (the daemon's `successLine`) are byte for byte what
+/// JSONEncoder writes.
 @Suite struct DirectJSONTests {
     static let awkward: [String] = {
         let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
@@ -19,7 +20,7 @@ import WidgetProtocol
     @Test(arguments: ids) func reloadAnswers(id: RPCID?) throws {
         for instances in [[], ["415f970d"], Self.awkward] {
             let result = ReloadResult(instances: instances)
-            let direct = String(decoding: RPCSuccess(id: id, result: result).directJSON(), as: UTF8.self)
+            let direct = String(decoding: result.successLine(id: id), as: UTF8.self)
             #expect(direct == (try expected(id, result)))
         }
     }
@@ -27,7 +28,7 @@ import WidgetProtocol
     @Test(arguments: ids) func donateAnswers(id: RPCID?) throws {
         for matched in [[], Self.awkward] {
             let result = DonateResult(matched: matched)
-            let direct = String(decoding: RPCSuccess(id: id, result: result).directJSON(), as: UTF8.self)
+            let direct = String(decoding: result.successLine(id: id), as: UTF8.self)
             #expect(direct == (try expected(id, result)))
         }
     }
@@ -37,7 +38,7 @@ import WidgetProtocol
 @Suite struct DirectJSONMoreTests {
     func check<R: DirectJSONEncodable>(_ result: R) throws {
         for id in DirectJSONTests.ids {
-            let direct = String(decoding: RPCSuccess(id: id, result: result).directJSON(), as: UTF8.self)
+            let direct = String(decoding: result.successLine(id: id), as: UTF8.self)
             let expected = String(decoding: try WidgetJSON.encoder.encode(RPCSuccess(id: id, result: result)), as: UTF8.self)
             #expect(direct == expected)
         }

@@ -30,6 +30,20 @@ import WidgetCore
             }
         }
     }
+
+    /// Fields a request leaves out are left out of its JSON too, as the encoder leaves them.
+    @Test func absentFieldsMatchTheEncoder() throws {
+        let now = Date(timeIntervalSince1970: 1_767_600_000)
+        var bare = ProviderRequest(verb: nil, kind: "k", family: .systemSmall, configuration: nil, now: now)
+        var requests = [bare]
+        bare.instances = [ProviderRequest.Member(instance: nil, kind: "k", family: .accessoryInline, configuration: nil)]
+        requests.append(bare)
+        requests.append(ProviderRequest(verb: "snapshot", kind: "k", family: .systemLarge, configuration: ["a": .integer(1)], now: now, isPreview: true))
+        for request in requests {
+            let expected = String(decoding: try WidgetJSON.encoder.encode(request), as: UTF8.self)
+            #expect(String(decoding: request.json(), as: UTF8.self) == expected)
+        }
+    }
 }
 
 /// The launch threads: at most the cap at once, the rest in the order they came.

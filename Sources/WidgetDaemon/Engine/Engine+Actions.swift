@@ -20,7 +20,7 @@ extension Engine {
         apply(state.planInvalidate(ask, at: now))
         let result: JSONValue
         do throws(RPCError) {
-            let data = try await self.call(descriptor, ProviderCall(
+            let data = try await self.call(descriptor, ProviderRequest(
                 verb: "perform", kind: ask.kind, family: ask.family, configuration: ask.configuration, now: now,
                 instance: ask.instance, intent: ask.intent))
             do {

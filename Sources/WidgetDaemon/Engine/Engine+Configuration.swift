@@ -53,7 +53,7 @@ extension Engine {
         try checked { () throws(StateError) in try state.checkConfigurationSize(params.configuration ?? [:]) }
         let configuration = try await validated(params.configuration ?? [:], for: descriptor, family: family)
         try admitPreviewLaunch(caller)
-        let data = try await call(descriptor, ProviderCall(
+        let data = try await call(descriptor, ProviderRequest(
             verb: verb, kind: descriptor.kind, family: family, configuration: configuration, now: now, isPreview: isPreview))
         do {
             return EntryResult(kind: descriptor.kind, family: family, configuration: configuration, entry: try CallAnswer.entry(from: data))
@@ -118,7 +118,7 @@ extension Engine {
         if search == nil, let cached = options.cached[key] { return cached }
         if let caller { try admitPreviewLaunch(caller) }
         let generation = options.generation
-        let data = try await call(descriptor, ProviderCall(
+        let data = try await call(descriptor, ProviderRequest(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
             parameter: parameter, search: search))
         let answer: [EntityOption]
@@ -132,20 +132,22 @@ extension Engine {
         return answer
     }
 
-    func call(_ descriptor: WidgetDescriptor, _ request: ProviderCall) async throws(RPCError) -> Data {
+    func call(_ descriptor: WidgetDescriptor, _ request: ProviderRequest) async throws(RPCError) -> Data {
         guard let provider = descriptor.provider else { throw .noProvider(descriptor.kind) }
         // A kind whose program may not be run (missing, or writable by others) is never
         // launched, for a preview or options either: those are open to every reader.
         if let problem = descriptor.problem { throw .unusableKind(descriptor.kind, problem: problem) }
+        // Every request the daemon builds names its verb.
+        let verb = request.verb ?? ""
         let invocation = ProviderInvocation(
-            exec: provider.exec, verb: request.verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
+            exec: provider.exec, verb: verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
             timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes,
             owner: descriptor.owner, memoryMax: state.settings.memoryMax(for: provider),
             cpuMax: state.settings.cpuMax(for: provider))
         do {
             return try await runner.run(invocation)
         } catch {
-            logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(request.verb)", "error": "\(error)"])
+            logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(verb)", "error": "\(error)"])
             throw .providerFailed(descriptor.kind, error.description)
         }
     }

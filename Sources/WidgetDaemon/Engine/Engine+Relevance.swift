@@ -42,7 +42,7 @@ extension Engine {
     private func relevance(_ ask: DaemonState.RelevanceAsk, at now: Date) async -> Result<[RelevanceSample], RPCError> {
         guard let descriptor = state.descriptors[ask.kind] else { return .failure(.noProvider(ask.kind)) }
         do {
-            let data = try await call(descriptor, ProviderCall(
+            let data = try await call(descriptor, ProviderRequest(
                 verb: "relevance", kind: ask.kind, family: ask.family, configuration: ask.configuration, now: now,
                 instance: ask.instance))
             do {

@@ -78,20 +78,3 @@ enum Answers {
         }
     }
 }
-
-extension DirectJSONEncodable {
-    /// The whole answer line for a success with this result.
-    func successLine(id: RPCID?) -> [UInt8] {
-        var out = JSONText()
-        out.raw(#"{"id":"#)
-        switch id {
-        case .number(let number)?: out.integer(number)
-        case .string(let text)?: out.string(text)
-        case nil: out.raw("null")
-        }
-        out.raw(#","jsonrpc":"2.0","result":"#)
-        writeJSON(to: &out)
-        out.raw("}")
-        return out.bytes
-    }
-}

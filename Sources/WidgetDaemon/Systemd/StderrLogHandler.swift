@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import WidgetCore
 
 /// One line per event on stderr: `<N>` priority prefix when stderr is a journal stream
 /// (so journald keeps the level), a timestamp otherwise.
@@ -26,7 +27,7 @@ public struct StderrLogHandler: LogHandler {
             .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let head = priorityPrefix
             ? "<\(event.level.syslogPriority)>"
-            : "\(Date().formatted(.iso8601)) \(event.level)"
+            : "\(ISO8601.wholeSecondString(from: Date())) \(event.level)"
         let line = "\(head) \(LogText.message(event.message))\(details.isEmpty ? "" : " " + details)\n"
         // write(2), errors ignored: FileHandle.write traps on EPIPE, and a vanished log reader
         // must not take the daemon down.
