@@ -17,7 +17,9 @@ import WidgetProtocol
         let rows = try Self.rows()
         let names = rows.map(\.name)
         #expect(names.count == Set(names).count, "a method has two rows")
-        #expect(Set(names) == Set(Methods.all.map { $0.name }), "rows against specs")
+        let specs = Set(Methods.all.map { $0.name })
+        #expect(specs.subtracting(names).isEmpty, "methods without a row: \(specs.subtracting(names).sorted())")
+        #expect(Set(names).subtracting(specs).isEmpty, "rows of no method: \(Set(names).subtracting(specs).sorted())")
         let byName = Dictionary(rows.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for spec in Methods.all {
             guard let row = byName[spec.name] else { continue }
