@@ -4,6 +4,9 @@ import WidgetCore
 // The daemon's clock: read on either clock, moved only on the virtual one.
 
 extension Methods {
+    /// The methods of the clock.
+    static let clock: [any MethodSpec.Type] = [Clock.self, ClockAdvance.self, ClockSet.self]
+
     public enum Clock: MethodSpec {
         public typealias Params = EmptyParams
         public typealias Result = ClockInfo

@@ -3,6 +3,11 @@ import WidgetCore
 // What a configuration UI asks providers for: previews, placeholders, dynamic options.
 
 extension Methods {
+    /// The methods of configuration UIs.
+    static let configuration: [any MethodSpec.Type] = [
+        Preview.self, Placeholder.self, Options.self, InvalidateConfigurationRecommendations.self,
+    ]
+
     public enum Preview: MethodSpec {
         public typealias Params = PreviewParams
         public typealias Result = EntryResult

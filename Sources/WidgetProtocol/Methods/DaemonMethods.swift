@@ -3,6 +3,9 @@ import WidgetCore
 // The daemon itself: its version, its counts, its descriptors, its event stream.
 
 extension Methods {
+    /// The methods of the daemon itself.
+    static let daemon: [any MethodSpec.Type] = [Ping.self, Status.self, Widgets.self, WidgetsReload.self, Subscribe.self]
+
     public enum Ping: MethodSpec {
         public typealias Params = EmptyParams
         public typealias Result = PingResult

@@ -4,6 +4,9 @@ import WidgetCore
 // Intent donations: what the user looked at in apps, which Smart Stacks rank by.
 
 extension Methods {
+    /// The methods of donations.
+    static let donations: [any MethodSpec.Type] = [Donate.self, DonationsDelete.self, DonationsList.self]
+
     public enum Donate: MethodSpec {
         public typealias Params = DonateParams
         public typealias Result = DonateResult

@@ -3,6 +3,9 @@ import WidgetCore
 // Placed instances: adding, removing, configuring, listing, and what hosts show.
 
 extension Methods {
+    /// The methods of placed instances.
+    static let instances: [any MethodSpec.Type] = [Add.self, Remove.self, Configure.self, List.self, Visible.self]
+
     public enum Add: MethodSpec {
         public typealias Params = AddParams
         public typealias Result = AddResult

@@ -31,18 +31,10 @@ extension MethodSpec where Params == EmptyParams {
     public static var example: EmptyParams { EmptyParams() }
 }
 
-/// The methods' specs, one nested type per method, in files by domain.
+/// The methods' specs, one nested type per method, in files by domain (`InstanceMethods.swift`).
 public enum Methods {
-    /// Every method of the control socket. The order is the campaigns' (a seed picks methods
-    /// by index): a new method goes at the end.
-    public static let all: [any MethodSpec.Type] = [
-        Ping.self, Status.self, Widgets.self, WidgetsReload.self, Add.self, Remove.self, Configure.self, List.self,
-        Timeline.self, Push.self, ReloadTimelines.self, ReloadAllTimelines.self, InvalidateRelevance.self, Perform.self,
-        Schedule.self, Budget.self, Clock.self, ClockAdvance.self, ClockSet.self, Preview.self, Placeholder.self, Options.self,
-        InvalidateConfigurationRecommendations.self, StackCreate.self, StackAdd.self, StackShow.self, StackList.self,
-        StackSwipe.self, StackSmartRotate.self, StackRemove.self, Donate.self, DonationsDelete.self, DonationsList.self,
-        Log.self, Explain.self, Subscribe.self, Visible.self, Simulate.self,
-    ]
+    /// Every method of the control socket; each domain's file lists its own.
+    public static let all: [any MethodSpec.Type] = daemon + instances + configuration + timelines + stacks + donations + clock
 
     /// The spec named `name` on the wire.
     public static func named(_ name: String) -> (any MethodSpec.Type)? {

@@ -4,6 +4,12 @@ import WidgetCore
 // Smart Stacks: the stacks, their ranking, their decisions, and a dry run of the hours ahead.
 
 extension Methods {
+    /// The methods of Smart Stacks.
+    static let stacks: [any MethodSpec.Type] = [
+        StackCreate.self, StackAdd.self, StackShow.self, StackList.self, StackSwipe.self, StackSmartRotate.self, StackRemove.self,
+        Explain.self, Log.self, Simulate.self,
+    ]
+
     public enum StackCreate: MethodSpec {
         public typealias Params = StackCreateParams
         public typealias Result = StackInfo

@@ -3,6 +3,12 @@ import WidgetCore
 // Timelines and reloads: what apps (WidgetCenter) and providers' owners call most.
 
 extension Methods {
+    /// The methods of timelines and reloads.
+    static let timelines: [any MethodSpec.Type] = [
+        Timeline.self, Push.self, ReloadTimelines.self, ReloadAllTimelines.self, InvalidateRelevance.self, Perform.self, Schedule.self,
+        Budget.self,
+    ]
+
     public enum Timeline: MethodSpec {
         public typealias Params = InstanceParams
         public typealias Result = TimelineResult
