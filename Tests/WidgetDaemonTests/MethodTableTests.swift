@@ -13,6 +13,7 @@ import WidgetProtocol
         #expect(Methods.all.count == Set(Methods.all.map { $0.name }).count, "two specs of one name")
         for spec in Methods.all {
             #expect(MethodTable.byName[spec.name]?.access == spec.access, "\(spec.name)")
+            #expect(!spec.summary.isEmpty && !spec.summary.contains("\n"), "\(spec.name): a one-line summary")
             #expect(Methods.named(spec.name).map(ObjectIdentifier.init) == ObjectIdentifier(spec), "\(spec.name)")
         }
     }
