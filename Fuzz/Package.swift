@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// A libFuzzer target over the parsers that read untrusted bytes: the control socket's
-/// request decoder (with the typed params of the state-changing methods), widget descriptors,
+/// request decoder (with every method's params, from the specs), widget descriptors,
 /// and timelines as pushed or printed by providers. A package of its own because it is built
 /// with `-sanitize=fuzzer`, which instruments every module it compiles; `scripts/fuzz`
 /// (repository root) builds and runs it.

@@ -86,7 +86,7 @@ struct BarClock {
     func now() -> Date { realNow().addingTimeInterval(offset) }
 
     static func read(_ queries: WidgetdConnection) throws(WidgetdClientError) -> BarClock {
-        let info = try queries.call(.clock, EmptyParams(), as: ClockInfo.self)
+        let info = try queries.call(Methods.Clock.self)
         let virtual = info.mode != "real"
         return BarClock(offset: virtual ? info.now.timeIntervalSince(Date()) : 0, isVirtual: virtual)
     }

@@ -46,7 +46,7 @@ struct BarView {
     /// (the daemon accepted it, so only a different Mustache could refuse it) falls back to
     /// the generic text.
     mutating func loadKinds(_ queries: WidgetdConnection) throws(WidgetdClientError) {
-        let result = try queries.call(.widgets, EmptyParams(), as: WidgetsResult.self)
+        let result = try queries.call(Methods.Widgets.self)
         let escaping: EntryTemplate.Escaping = format.isMarkup ? .html : .none
         kinds = [:]
         for info in result.widgets {
@@ -61,7 +61,7 @@ struct BarView {
     /// current entry.
     mutating func loadStack(_ queries: WidgetdConnection) throws(WidgetdClientError) {
         do {
-            let stack = try queries.call(.stackShow, StackNameParams(name: stackName), as: StackInfo.self)
+            let stack = try queries.call(Methods.StackShow.self, StackNameParams(name: stackName))
             stackExists = true
             top = stack.top
         } catch .daemon {
@@ -81,7 +81,7 @@ struct BarView {
         invalidated = false
         guard let top else { return }
         do {
-            let timeline = try queries.call(.timeline, InstanceParams(id: top), as: TimelineResult.self)
+            let timeline = try queries.call(Methods.Timeline.self, InstanceParams(id: top))
             kind = timeline.kind
             family = timeline.family
             entry = timeline.currentEntry

@@ -18,7 +18,7 @@ struct ClockCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "The daemon's clock.")
         @OptionGroup var global: GlobalOptions
-        func run() throws { ClockCommand.report(try global.call(.clock, EmptyParams()), global) }
+        func run() throws { ClockCommand.report(try global.call(Methods.Clock.self), global) }
     }
 
     struct Advance: ParsableCommand {
@@ -50,7 +50,7 @@ struct ClockCommand: ParsableCommand {
             guard let seconds = DurationText.seconds(duration) else {
                 throw CtlFailure.usage("'\(duration)' is not a duration like 90s, 10m, 2h or 1d")
             }
-            ClockCommand.report(try global.call(.clockAdvance, ClockAdvanceParams(seconds: seconds)), global)
+            ClockCommand.report(try global.call(Methods.ClockAdvance.self, ClockAdvanceParams(seconds: seconds)), global)
         }
     }
 
@@ -63,7 +63,7 @@ struct ClockCommand: ParsableCommand {
             guard let instant = ISO8601.date(from: date) else {
                 throw CtlFailure.usage("'\(date)' is not an ISO 8601 date with a zone")
             }
-            ClockCommand.report(try global.call(.clockSet, ClockSetParams(date: instant)), global)
+            ClockCommand.report(try global.call(Methods.ClockSet.self, ClockSetParams(date: instant)), global)
         }
     }
 }

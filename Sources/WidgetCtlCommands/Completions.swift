@@ -10,15 +10,15 @@ enum Completions {
     static let families = CompletionKind.list(WidgetFamily.allCases.map(\.rawValue))
 
     static let kinds = CompletionKind.custom { words, _, prefix in
-        ask(words, prefix) { try $0.call(.widgets, EmptyParams(), as: WidgetsResult.self).widgets.map(\.kind) }
+        ask(words, prefix) { try $0.call(Methods.Widgets.self).widgets.map(\.kind) }
     }
 
     static let stacks = CompletionKind.custom { words, _, prefix in
-        ask(words, prefix) { try $0.call(.stackList, EmptyParams(), as: [StackInfo].self).map(\.name) }
+        ask(words, prefix) { try $0.call(Methods.StackList.self).map(\.name) }
     }
 
     static let instances = CompletionKind.custom { words, _, prefix in
-        ask(words, prefix) { try $0.call(.list, EmptyParams(), as: [InstanceInfo].self).map(\.id) }
+        ask(words, prefix) { try $0.call(Methods.List.self).map(\.id) }
     }
 
     /// The socket the command line names (`--socket PATH` or `--socket=PATH`), else the default.

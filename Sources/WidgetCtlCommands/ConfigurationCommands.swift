@@ -14,7 +14,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let params = PreviewParams(kind: kind, family: family, configuration: try Assignments.parse(assignments))
-        EntryOutput.show(try global.call(.preview, params, as: EntryResult.self), global)
+        EntryOutput.show(try global.call(Methods.Preview.self, params), global)
     }
 }
 
@@ -26,7 +26,7 @@ struct PlaceholderCommand: ParsableCommand {
     @Option(help: "The family.", completion: Completions.families) var family: String
 
     func run() throws {
-        EntryOutput.show(try global.call(.placeholder, PreviewParams(kind: kind, family: family), as: EntryResult.self), global)
+        EntryOutput.show(try global.call(Methods.Placeholder.self, PreviewParams(kind: kind, family: family)), global)
     }
 }
 
@@ -41,7 +41,7 @@ struct OptionsCommand: ParsableCommand {
 
     func run() throws {
         let result = try global.call(
-            .options, OptionsParams(kind: kind, parameter: parameter, search: search, family: family), as: OptionsResult.self)
+            Methods.Options.self, OptionsParams(kind: kind, parameter: parameter, search: search, family: family))
         global.emit(result) {
             var table = Table("ID", "DISPLAY")
             for option in result.options { table.add(option.id, option.display) }

@@ -20,7 +20,7 @@ struct DonateCommand: ParsableCommand {
             date = parsed
         }
         let params = DonateParams(intentType: intent, parameters: try Assignments.parse(assignments), date: date, id: id, group: group)
-        let result = try global.call(.donate, params, as: DonateResult.self)
+        let result = try global.call(Methods.Donate.self, params)
         global.emit(result) {
             Terminal.print("donation recorded; matches \(result.matched.isEmpty ? "no instance" : result.matched.joined(separator: " "))")
         }
@@ -38,7 +38,7 @@ struct DonationsCommand: ParsableCommand {
         @Option(name: .customLong("intent"), help: "Only donations of this intent type.") var intentType: String?
 
         func run() throws {
-            let donations = try global.call(.donationsList, DonationsListParams(intentType: intentType), as: [Donation].self)
+            let donations = try global.call(Methods.DonationsList.self, DonationsListParams(intentType: intentType))
             global.emit(donations) {
                 var table = Table("DATE", "INTENT", "PARAMETERS", "ID", "GROUP")
                 for donation in donations {
@@ -66,7 +66,7 @@ struct DonationsCommand: ParsableCommand {
 
         func run() throws {
             let result = try global.call(
-                .donationsDelete, DonationsDeleteParams(id: id, group: group, all: all ? true : nil), as: DonationsDeleteResult.self)
+                Methods.DonationsDelete.self, DonationsDeleteParams(id: id, group: group, all: all ? true : nil))
             global.emit(result) { Terminal.print("deleted \(result.deleted) donation\(result.deleted == 1 ? "" : "s")") }
         }
     }
@@ -85,7 +85,7 @@ struct LogCommand: ParsableCommand {
             guard let parsed = ISO8601.date(from: since) else { throw CtlFailure.usage("--since: '\(since)' is not an ISO 8601 date with a zone") }
             sinceDate = parsed
         }
-        let decisions = try global.call(.log, LogParams(stack: stack, since: sinceDate, limit: limit), as: [RotationDecision].self)
+        let decisions = try global.call(Methods.Log.self, LogParams(stack: stack, since: sinceDate, limit: limit))
         global.emit(decisions) {
             var table = Table("DATE", "STACK", "FROM", "TO", "REASON", "CANDIDATES")
             for decision in decisions {
@@ -113,7 +113,7 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let explanation = try global.call(.explain, StackNameParams(name: name), as: Explanation.self)
+        let explanation = try global.call(Methods.Explain.self, StackNameParams(name: name))
         global.emit(explanation) {
             Terminal.print("\(explanation.stack) at \(Show.date(explanation.now)): top \(explanation.top ?? "-")")
             var table = Table("", "INSTANCE", "RANK", "RELEVANCE", "SCORE", "WINDOW", "AFFINITY", "DONATIONS", "ELIGIBLE")

@@ -17,7 +17,7 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         let configuration = try Assignments.parse(assignments)
         let result = try global.call(
-            .add, AddParams(kind: kind, family: family, configuration: configuration, stack: stack), as: AddResult.self)
+            Methods.Add.self, AddParams(kind: kind, family: family, configuration: configuration, stack: stack))
         global.emit(result) { Terminal.print(result.id) }
     }
 }
@@ -28,7 +28,7 @@ struct RemoveCommand: ParsableCommand {
     @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
-        let result = try global.call(.remove, InstanceParams(id: id), as: RemoveResult.self)
+        let result = try global.call(Methods.Remove.self, InstanceParams(id: id))
         global.emit(result) { Terminal.print("removed \(result.removed)") }
     }
 }
@@ -48,7 +48,7 @@ struct ConfigureCommand: ParsableCommand {
     func run() throws {
         let configuration = try Assignments.parse(assignments)
         let info = try global.call(
-            .configure, ConfigureParams(id: id, configuration: configuration, replace: replace ? true : nil), as: InstanceInfo.self)
+            Methods.Configure.self, ConfigureParams(id: id, configuration: configuration, replace: replace ? true : nil))
         global.emit(info) { Terminal.print("\(info.id) configuration: \(Show.configuration(info.configuration))") }
     }
 }
@@ -58,7 +58,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let instances = try global.call(.list, EmptyParams(), as: [InstanceInfo].self)
+        let instances = try global.call(Methods.List.self)
         global.emit(instances) {
             var table = Table("ID", "KIND", "FAMILY", "CONFIGURATION", "CURRENT", "NEXT RELOAD")
             let now = LiveText.now(global, for: instances.map { $0.currentEntry?.content })

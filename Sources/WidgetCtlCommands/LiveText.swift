@@ -9,7 +9,7 @@ enum LiveText {
     /// The daemon's now, asked only when some content holds a live date.
     static func now(_ global: GlobalOptions, for contents: [JSONValue?]) -> Date? {
         guard contents.contains(where: { $0.map(LiveDate.contains) ?? false }) else { return nil }
-        return try? global.call(.clock, EmptyParams(), as: ClockInfo.self).now
+        return try? global.call(Methods.Clock.self).now
     }
 
     static func content(_ value: JSONValue?, now: Date?) -> JSONValue? {

@@ -12,7 +12,7 @@ struct PerformCommand: ParsableCommand {
     @Argument(help: "The action's id in the entry (see `timeline ID`).") var action: String
 
     func run() throws {
-        let result = try global.call(.perform, PerformParams(instance: id, action: action), as: PerformResult.self)
+        let result = try global.call(Methods.Perform.self, PerformParams(instance: id, action: action))
         global.emit(result) {
             if case .object(let fields) = result.result, case .string(let dialog)? = fields["dialog"] {
                 Terminal.print(lines: dialog)

@@ -18,7 +18,7 @@ struct RelevanceCommand: ParsableCommand {
         }
 
         func run() throws {
-            let result = try global.call(.invalidateRelevance, InvalidateRelevanceParams(kinds: kinds), as: InvalidateRelevanceResult.self)
+            let result = try global.call(Methods.InvalidateRelevance.self, InvalidateRelevanceParams(kinds: kinds))
             global.emit(result) {
                 func line(_ label: String, _ ids: [String]) {
                     if !ids.isEmpty { Terminal.print("\(label): \(ids.joined(separator: " "))") }

@@ -25,9 +25,9 @@ struct ReloadCommand: ParsableCommand {
 
     func run() throws {
         let result: ReloadResult = all
-            ? try global.call(.reloadAllTimelines, ReloadAllParams(userInitiated: userInitiated))
+            ? try global.call(Methods.ReloadAllTimelines.self, ReloadAllParams(userInitiated: userInitiated))
             : try global.call(
-                .reloadTimelines,
+                Methods.ReloadTimelines.self,
                 ReloadTimelinesParams(kinds: kinds, instances: instances.isEmpty ? nil : instances, userInitiated: userInitiated))
         global.emit(result) {
             Terminal.print("reload requested for \(result.instances.count) instance\(result.instances.count == 1 ? "" : "s")\(result.instances.isEmpty ? "" : ": " + result.instances.joined(separator: " "))")
@@ -40,7 +40,7 @@ struct ScheduleCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let items = try global.call(.schedule, EmptyParams(), as: [ScheduleItem].self)
+        let items = try global.call(Methods.Schedule.self)
         global.emit(items) {
             var table = Table("DUE", "INSTANCE", "KIND", "REASON", "NOTE")
             for item in items {
@@ -62,7 +62,7 @@ struct BudgetCommand: ParsableCommand {
     @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
-        let budget = try global.call(.budget, InstanceParams(id: id), as: BudgetResult.self)
+        let budget = try global.call(Methods.Budget.self, InstanceParams(id: id))
         global.emit(budget) {
             guard budget.enabled else {
                 Terminal.print("\(budget.instance): budget off (--no-budget)")

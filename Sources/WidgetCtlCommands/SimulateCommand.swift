@@ -57,7 +57,7 @@ struct SimulateCommand: ParsableCommand {
         }
         let report = try state.map { try simulateLocally($0) }
             ?? global.call(
-                .simulate, SimulateParams(hours: hours, limit: limit, runProviders: runProviders ? true : nil), as: SimulateResult.self)
+                Methods.Simulate.self, SimulateParams(hours: hours, limit: limit, runProviders: runProviders ? true : nil))
         if let svg {
             do {
                 try Data(SimulationPicture.svg(report).utf8).write(to: URL(fileURLWithPath: svg), options: .atomic)

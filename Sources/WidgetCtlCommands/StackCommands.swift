@@ -9,7 +9,7 @@ struct VisibleCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Instance ids; none: nothing is visible.", completion: Completions.instances) var ids: [String] = []
     func run() throws {
-        let result = try global.call(.visible, VisibleParams(instances: ids), as: VisibleResult.self)
+        let result = try global.call(Methods.Visible.self, VisibleParams(instances: ids))
         global.emit(result) { Terminal.print("visible: \(result.visible.isEmpty ? "none" : result.visible.joined(separator: " "))") }
     }
 }
@@ -36,7 +36,7 @@ struct StackCommand: ParsableCommand {
         @Argument(help: "The new stack's name.") var name: String
         @Flag(name: .customLong("no-smart-rotate"), help: "Only the user changes the top.") var noSmartRotate = false
         func run() throws {
-            StackCommand.report(try global.call(.stackCreate, StackCreateParams(name: name, smartRotate: !noSmartRotate)), global)
+            StackCommand.report(try global.call(Methods.StackCreate.self, StackCreateParams(name: name, smartRotate: !noSmartRotate)), global)
         }
     }
 
@@ -46,7 +46,7 @@ struct StackCommand: ParsableCommand {
         @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         @Argument(help: "Instance ids.", completion: Completions.instances) var ids: [String]
         func run() throws {
-            StackCommand.report(try global.call(.stackAdd, StackAddParams(name: name, instances: ids)), global)
+            StackCommand.report(try global.call(Methods.StackAdd.self, StackAddParams(name: name, instances: ids)), global)
         }
     }
 
@@ -54,7 +54,7 @@ struct StackCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "A stack's instances and top.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The stack.", completion: Completions.stacks) var name: String
-        func run() throws { StackCommand.report(try global.call(.stackShow, StackNameParams(name: name)), global) }
+        func run() throws { StackCommand.report(try global.call(Methods.StackShow.self, StackNameParams(name: name)), global) }
     }
 
     struct Swipe: ParsableCommand {
@@ -63,7 +63,7 @@ struct StackCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         @Argument(help: "The instance to put on top.", completion: Completions.instances) var id: String
-        func run() throws { StackCommand.report(try global.call(.stackSwipe, StackSwipeParams(name: name, instance: id)), global) }
+        func run() throws { StackCommand.report(try global.call(Methods.StackSwipe.self, StackSwipeParams(name: name, instance: id)), global) }
     }
 
     struct SmartRotate: ParsableCommand {
@@ -75,7 +75,7 @@ struct StackCommand: ParsableCommand {
             guard ["on", "off"].contains(state) else { throw ValidationError("say on or off") }
         }
         func run() throws {
-            StackCommand.report(try global.call(.stackSmartRotate, StackSmartRotateParams(name: name, on: state == "on")), global)
+            StackCommand.report(try global.call(Methods.StackSmartRotate.self, StackSmartRotateParams(name: name, on: state == "on")), global)
         }
     }
 
@@ -83,7 +83,7 @@ struct StackCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Every stack.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
-            let stacks = try global.call(.stackList, EmptyParams(), as: [StackInfo].self)
+            let stacks = try global.call(Methods.StackList.self)
             global.emit(stacks) {
                 var table = Table("NAME", "TOP", "INSTANCES", "SMART ROTATE")
                 for stack in stacks {
@@ -99,7 +99,7 @@ struct StackCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The stack.", completion: Completions.stacks) var name: String
         func run() throws {
-            let result = try global.call(.stackRemove, StackNameParams(name: name), as: RemoveResult.self)
+            let result = try global.call(Methods.StackRemove.self, StackNameParams(name: name))
             global.emit(result) { Terminal.print("removed stack \(result.removed)") }
         }
     }

@@ -7,7 +7,7 @@ struct PingCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let result = try global.call(.ping, EmptyParams(), as: PingResult.self)
+        let result = try global.call(Methods.Ping.self)
         global.emit(result) { Terminal.print("widgetd \(result.daemon), protocol \(result.protocol)") }
     }
 }
@@ -17,7 +17,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let status = try global.call(.status, EmptyParams(), as: StatusResult.self)
+        let status = try global.call(Methods.Status.self)
         global.emit(status) {
             Terminal.print(lines: """
                 widgetd \(status.daemon) (protocol \(status.protocol))

@@ -9,7 +9,7 @@ struct TimelineCommand: ParsableCommand {
     @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
-        let result = try global.call(.timeline, InstanceParams(id: id), as: TimelineResult.self)
+        let result = try global.call(Methods.Timeline.self, InstanceParams(id: id))
         global.emit(result) {
             Terminal.print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
             if let failure = result.failure {
@@ -74,7 +74,7 @@ struct PushCommand: ParsableCommand {
         guard let timeline = try? WidgetJSON.decoder.decode(JSONValue.self, from: data) else {
             throw CtlFailure.usage("\(file == "-" ? "stdin" : file) is not JSON")
         }
-        let result = try global.call(.push, RawPush(id: id, timeline: timeline), as: PushResult.self)
+        let result = try global.call(Methods.Push.self, sending: RawPush(id: id, timeline: timeline))
         global.emit(result) {
             Terminal.print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
         }

@@ -41,7 +41,7 @@ struct WatchCommand: ParsableCommand {
         }
         let connection = try global.connect()
         do {
-            try connection.stream(.subscribe, EmptyParams()) { line in
+            try connection.stream(Methods.Subscribe.self, EmptyParams()) { line in
                 if global.json {
                     print(String(decoding: line, as: UTF8.self))
                 } else if let event = try? WidgetJSON.decoder.decode(EventNotification.self, from: line).params {

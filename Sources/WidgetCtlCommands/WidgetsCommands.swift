@@ -17,7 +17,7 @@ struct WidgetsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let result = try global.call(.widgets, EmptyParams(), as: WidgetsResult.self)
+            let result = try global.call(Methods.Widgets.self)
             global.emit(result) {
                 var table = Table("KIND", "NAME", "FAMILIES", "INSTANCES", "OWNER")
                 for widget in result.widgets {
@@ -42,7 +42,7 @@ struct WidgetsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let changes = try global.call(.widgetsReload, EmptyParams(), as: DescriptorChanges.self)
+            let changes = try global.call(Methods.WidgetsReload.self)
             global.emit(changes) {
                 for line in Self.describe(changes) { Terminal.print(line) }
             }

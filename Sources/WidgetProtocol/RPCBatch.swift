@@ -11,8 +11,14 @@ public struct BatchCall: Sendable {
     /// The id to send; nil lets the connection pick one. Ignored for a notification.
     public var id: RPCID?
 
-    public init<P: Encodable & Sendable>(_ method: RPCMethod, _ params: P, notification: Bool = false) {
-        self.init(method: method.rawValue, params: params, notification: notification)
+    /// A call of `spec`'s method; its answer reads back with `BatchAnswer.result(of:)`.
+    public init<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params, notification: Bool = false) {
+        self.init(method: Spec.name, params: params, notification: notification)
+    }
+
+    /// A call of a method that takes no params.
+    public init<Spec: MethodSpec>(_ spec: Spec.Type, notification: Bool = false) where Spec.Params == EmptyParams {
+        self.init(method: Spec.name, params: EmptyParams(), notification: notification)
     }
 
     public init(method: String, params: (any Encodable & Sendable)?, notification: Bool = false, id: RPCID? = nil) {

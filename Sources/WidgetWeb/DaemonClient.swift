@@ -17,15 +17,9 @@ final class DaemonClient: Sendable {
         pool.start()
     }
 
-    /// Calls `method` and gives its result as JSON, as widgetd wrote it.
-    func call(_ method: RPCMethod, _ params: [String: JSONValue] = [:]) async throws(DaemonCallError) -> JSONValue {
-        try await call(method, params, as: JSONValue.self)
-    }
-
-    func call<P: Encodable & Sendable, R: Decodable & Sendable>(
-        _ method: RPCMethod, _ params: P, as type: R.Type
-    ) async throws(DaemonCallError) -> R {
-        try await run { connection throws(WidgetdClientError) in try connection.call(method, params, as: R.self) }
+    /// Calls `spec`'s method and gives its typed result.
+    func call<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params) async throws(DaemonCallError) -> Spec.Result {
+        try await run { connection throws(WidgetdClientError) in try connection.call(spec, params) }
     }
 
     /// Runs `body` with a fresh connection on the pool.

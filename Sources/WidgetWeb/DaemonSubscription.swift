@@ -51,7 +51,7 @@ final class DaemonSubscription: Service, Sendable {
             let connection = try WidgetdConnection(path: socketPath)
             connected = true
             if lastProblem != nil { announce(connected: true, nil) }
-            try connection.stream(.subscribe, EmptyParams()) { line in
+            try connection.stream(Methods.Subscribe.self, EmptyParams()) { line in
                 if let event = Self.event(line) { hub.broadcast(event) }
             }
             return (connected, "the subscription ended")

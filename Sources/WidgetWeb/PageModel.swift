@@ -42,14 +42,14 @@ struct PageModel: Encodable, Sendable {
     /// two calls could miss an instance a stack names).
     static func read(_ connection: WidgetdConnection, renderer: CardRenderer) throws(WidgetdClientError) -> PageModel {
         let answers = try connection.batch([
-            BatchCall(.list, EmptyParams()), BatchCall(.stackList, EmptyParams()), BatchCall(.widgets, EmptyParams()),
-            BatchCall(.clock, EmptyParams()),
+            BatchCall(Methods.List.self), BatchCall(Methods.StackList.self), BatchCall(Methods.Widgets.self),
+            BatchCall(Methods.Clock.self),
         ])
-        let instances = try answers[0].decode([InstanceInfo].self)
+        let instances = try answers[0].result(of: Methods.List.self)
         let actions = CardActions.read(try answers[0].decode([JSONValue].self))
-        let stacks = try answers[1].decode([StackInfo].self)
-        let kinds = try answers[2].decode(WidgetsResult.self).widgets
-        let clock = try answers[3].decode(ClockInfo.self)
+        let stacks = try answers[1].result(of: Methods.StackList.self)
+        let kinds = try answers[2].result(of: Methods.Widgets.self).widgets
+        let clock = try answers[3].result(of: Methods.Clock.self)
         let kindsByName = Dictionary(kinds.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         var cards: [InstanceID: Card] = [:]
         for instance in instances {

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetCore
 
 /// A request's query read as browsers write it: `application/x-www-form-urlencoded`, where `+`
 /// is a space and everything else is percent-encoded (`URLSearchParams`, HTML forms). Every
@@ -26,6 +27,11 @@ struct QueryValues: Sendable {
     }
 
     func string(_ key: String) -> String? { values[key] }
+
+    /// The values that are not empty as a JSON object of strings, for a method's params.
+    func object() -> Data {
+        Data(JSONValue.object(values.filter { !$0.value.isEmpty }.mapValues(JSONValue.string)).compactText.utf8)
+    }
 
     /// A finite number within `range`, or `standard` when the query has no `key`.
     func number(_ key: String, standard: Double, in range: ClosedRange<Double>, excludingLower: Bool = false, _ meaning: String)

@@ -30,11 +30,11 @@ final class VisibilityReporter: Service, Sendable {
     /// report: it is sent again without the instances widgetd no longer has.
     private func report(_ instances: [InstanceID]) async {
         do {
-            _ = try await daemon.call(.visible, VisibleParams(instances: instances), as: VisibleResult.self)
+            _ = try await daemon.call(Methods.Visible.self, VisibleParams(instances: instances))
         } catch where error.error.code == RPCError.Code.unknownInstance {
-            guard let live = try? await daemon.call(.list, EmptyParams(), as: [InstanceInfo].self) else { return }
+            guard let live = try? await daemon.call(Methods.List.self, EmptyParams()) else { return }
             let known = Set(live.map(\.id))
-            _ = try? await daemon.call(.visible, VisibleParams(instances: instances.filter(known.contains)), as: VisibleResult.self)
+            _ = try? await daemon.call(Methods.Visible.self, VisibleParams(instances: instances.filter(known.contains)))
         } catch {
             // widgetd is away: the subscription reports again once it is back.
         }

@@ -8,9 +8,10 @@ import WidgetProtocol
 import WidgetdClient
 
 /// The host's routes: the page and its assets, the event stream, and a JSON API that the page
-/// calls, each route one daemon method (docs/hosts.md lists them). Query values are read by
-/// `QueryValues` and checked here: a value the daemon would refuse, or that could not even be
-/// sent to it, is answered 400 naming the parameter.
+/// calls, each route one daemon method (docs/hosts.md lists them) with that method's typed
+/// params and result. Query values are read by `QueryValues` and checked here: a value the
+/// daemon would refuse, or that could not even be sent to it, is answered 400 naming the
+/// parameter.
 struct WebRoutes: Sendable {
     /// `log`'s `limit`, as widgetd takes it.
     static let logLimits = 1...100_000
@@ -31,56 +32,46 @@ struct WebRoutes: Sendable {
             }
         }
         router.post("/api/visible") { request, _ in await visible(request) }
-        router.get("/api/widgets") { _, _ in await passOn(.widgets) }
-        router.get("/api/schedule") { _, _ in await passOn(.schedule) }
+        router.get("/api/widgets") { _, _ in await passOn(Methods.Widgets.self, EmptyParams()) }
+        router.get("/api/schedule") { _, _ in await passOn(Methods.Schedule.self, EmptyParams()) }
         router.get("/simulate.svg") { request, _ in
             let hours = try QueryValues(request.uri.query).number(
                 "hours", standard: SimulateParams.defaultHours, in: 0...SimulateParams.maxHours, excludingLower: true,
                 "a number of hours above 0, at most \(Int(SimulateParams.maxHours))")
             return await simulation(hours: hours)
         }
-        router.post("/api/instances") { request, _ in
-            await passOn(.add, try await body(request, keys: ["kind", "family", "configuration", "stack"]))
-        }
+        router.post("/api/instances") { request, _ in await passOn(Methods.Add.self, try await body(request)) }
         router.post("/api/instances/:id/configure") { request, context in
-            var params = try await body(request, keys: ["configuration", "replace"])
-            params["id"] = try Self.parameter("id", context)
-            return await passOn(.configure, params)
+            await passOn(Methods.Configure.self, try await body(request, ["id": try Self.parameter("id", context)]))
         }
         // A button of the card: the daemon runs the provider's `perform` and reloads the instance.
         router.post("/api/instances/:id/perform") { request, context in
-            var params = try await body(request, keys: ["action"])
-            params["instance"] = try Self.parameter("id", context)
-            return await passOn(.perform, params)
+            await passOn(Methods.Perform.self, try await body(request, ["instance": try Self.parameter("id", context)]))
         }
-        router.delete("/api/instances/:id") { _, context in await passOn(.remove, ["id": try Self.parameter("id", context)]) }
-        router.get("/api/instances/:id/timeline") { _, context in await passOn(.timeline, ["id": try Self.parameter("id", context)]) }
-        router.get("/api/instances/:id/budget") { _, context in await passOn(.budget, ["id": try Self.parameter("id", context)]) }
-        router.post("/api/preview") { request, _ in await preview(try await body(request, keys: ["kind", "family", "configuration"])) }
-        router.get("/api/options") { request, _ in
-            let query = try QueryValues(request.uri.query)
-            var params: [String: JSONValue] = [:]
-            for key in ["kind", "parameter", "search", "family"] {
-                if let value = query.string(key), !value.isEmpty { params[key] = .string(value) }
-            }
-            return await passOn(.options, params)
+        router.delete("/api/instances/:id") { _, context in
+            await passOn(Methods.Remove.self, InstanceParams(id: try Self.parameter("id", context)))
         }
-        router.post("/api/stacks") { request, _ in await passOn(.stackCreate, try await body(request, keys: ["name", "smartRotate"])) }
+        router.get("/api/instances/:id/timeline") { _, context in
+            await passOn(Methods.Timeline.self, InstanceParams(id: try Self.parameter("id", context)))
+        }
+        router.get("/api/instances/:id/budget") { _, context in
+            await passOn(Methods.Budget.self, InstanceParams(id: try Self.parameter("id", context)))
+        }
+        router.post("/api/preview") { request, _ in await preview(try await body(request)) }
+        router.get("/api/options") { request, _ in await passOn(Methods.Options.self, try QueryValues(request.uri.query).object()) }
+        router.post("/api/stacks") { request, _ in await passOn(Methods.StackCreate.self, try await body(request)) }
         router.post("/api/stacks/:name/swipe") { request, context in
-            var params = try await body(request, keys: ["instance"])
-            params["name"] = try Self.parameter("name", context)
-            return await passOn(.stackSwipe, params)
+            await passOn(Methods.StackSwipe.self, try await body(request, ["name": try Self.parameter("name", context)]))
         }
         router.post("/api/stacks/:name/smart-rotate") { request, context in
-            var params = try await body(request, keys: ["on"])
-            params["name"] = try Self.parameter("name", context)
-            return await passOn(.stackSmartRotate, params)
+            await passOn(Methods.StackSmartRotate.self, try await body(request, ["name": try Self.parameter("name", context)]))
         }
-        router.get("/api/stacks/:name/explain") { _, context in await passOn(.explain, ["name": try Self.parameter("name", context)]) }
+        router.get("/api/stacks/:name/explain") { _, context in
+            await passOn(Methods.Explain.self, StackNameParams(name: try Self.parameter("name", context)))
+        }
         router.get("/api/stacks/:name/log") { request, context in
-            var params: [String: JSONValue] = ["stack": try Self.parameter("name", context)]
-            params["limit"] = .integer(Int64(try QueryValues(request.uri.query).integer("limit", standard: 50, in: Self.logLimits)))
-            return await passOn(.log, params)
+            let limit = try QueryValues(request.uri.query).integer("limit", standard: 50, in: Self.logLimits)
+            return await passOn(Methods.Log.self, LogParams(stack: try Self.parameter("name", context), limit: limit))
         }
     }
 
@@ -135,7 +126,7 @@ struct WebRoutes: Sendable {
     /// `{"client": ID, "instances": [...]}`: what one browser's page shows now.
     private func visible(_ request: Request) async -> Response {
         do {
-            let params = try await body(request, keys: ["client", "instances"])
+            let params = try await object(request)
             guard case .integer(let client) = params["client"], case .array(let items) = params["instances"] else {
                 return Self.failure(400, "expected {\"client\": NUMBER, \"instances\": [ID, ...]}")
             }
@@ -150,13 +141,14 @@ struct WebRoutes: Sendable {
     }
 
     /// A preview entry (the provider's snapshot) and its card.
-    private func preview(_ params: [String: JSONValue]) async -> Response {
+    private func preview(_ body: Data) async -> Response {
         let renderer = self.renderer
         return await answer { () throws(DaemonCallError) in
-            let kind = params["kind"]?.stringValue ?? ""
+            let params = try Self.params(Methods.Preview.self, body)
+            let kind = params.kind
             let (preview, kinds) = try await daemon.run { connection throws(WidgetdClientError) in
-                let preview = try connection.call(.preview, params, as: EntryResult.self)
-                let kinds = try connection.call(.widgets, EmptyParams(), as: WidgetsResult.self)
+                let preview = try connection.call(Methods.Preview.self, params)
+                let kinds = try connection.call(Methods.Widgets.self)
                 return (preview, kinds)
             }
             let info = kinds.widgets.first { $0.kind == kind }
@@ -171,7 +163,7 @@ struct WebRoutes: Sendable {
     /// state, drawn by the same renderer.
     private func simulation(hours: Double) async -> Response {
         do throws(DaemonCallError) {
-            let report = try await daemon.call(.simulate, SimulateParams(hours: hours), as: SimulateResult.self)
+            let report = try await daemon.call(Methods.Simulate.self, SimulateParams(hours: hours))
             var headers = HTTPFields()
             headers[.contentType] = "image/svg+xml"
             headers[.cacheControl] = "no-store"
@@ -184,8 +176,24 @@ struct WebRoutes: Sendable {
 
     // MARK: Plumbing
 
-    private func passOn(_ method: RPCMethod, _ params: [String: JSONValue] = [:]) async -> Response {
-        await answer { () throws(DaemonCallError) in try await daemon.call(method, params) }
+    /// Calls `spec`'s method with params already typed.
+    private func passOn<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params) async -> Response {
+        await answer { () throws(DaemonCallError) in try await daemon.call(spec, params) }
+    }
+
+    /// Calls `spec`'s method with params read from a JSON object (a body, a query), as the
+    /// daemon reads them: members the method does not take are not passed on, and a value of
+    /// the wrong form is answered 400 with the daemon's own message.
+    private func passOn<Spec: MethodSpec>(_ spec: Spec.Type, _ json: Data) async -> Response {
+        await answer { () throws(DaemonCallError) in try await daemon.call(spec, try Self.params(spec, json)) }
+    }
+
+    private static func params<Spec: MethodSpec>(_ spec: Spec.Type, _ json: Data) throws(DaemonCallError) -> Spec.Params {
+        do {
+            return try Spec.params(fromObject: json)
+        } catch {
+            throw DaemonCallError(status: 400, error: error)
+        }
     }
 
     private func answer<R: Encodable & Sendable>(_ work: () async throws(DaemonCallError) -> R) async -> Response {
@@ -201,10 +209,9 @@ struct WebRoutes: Sendable {
         }
     }
 
-    /// The request's JSON object, keeping only `keys`: the page cannot reach a parameter
-    /// the route does not name. A body that is not JSON (or holds a number no JSON encoder
+    /// The request's JSON object. A body that is not JSON (or holds a number no JSON encoder
     /// writes again, such as 1e999) is the client's fault: 400.
-    private func body(_ request: Request, keys: Set<String>) async throws -> [String: JSONValue] {
+    private func object(_ request: Request) async throws -> [String: JSONValue] {
         let buffer = try await request.body.collect(upTo: 1 << 20)
         guard buffer.readableBytes > 0 else { return [:] }
         let value: JSONValue
@@ -214,14 +221,21 @@ struct WebRoutes: Sendable {
             throw HTTPError(.badRequest, message: "the body is not JSON the host can pass on: \(error)")
         }
         guard case .object(let fields) = value else { throw HTTPError(.badRequest, message: "expected a JSON object") }
-        return fields.filter { keys.contains($0.key) }
+        return fields
+    }
+
+    /// The body's JSON object with the route's path parameters set, as a method's params to read.
+    private func body(_ request: Request, _ path: [String: String] = [:]) async throws -> Data {
+        var fields = try await object(request)
+        for (key, value) in path { fields[key] = .string(value) }
+        return Data(JSONValue.object(fields).compactText.utf8)
     }
 
     /// A path parameter as the page wrote it: Hummingbird leaves a path's percent-encoding
     /// in place (a stack named "my desk" arrives as `my%20desk`).
-    private static func parameter(_ name: String, _ context: BasicRequestContext) throws -> JSONValue {
+    private static func parameter(_ name: String, _ context: BasicRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
-        return .string(raw.removingPercentEncoding ?? raw)
+        return raw.removingPercentEncoding ?? raw
     }
 
     static func json(_ value: JSONValue) -> Response {

@@ -84,15 +84,14 @@ public final class WidgetCenter: Sendable {
     /// budget exempts. Returns the instances now due.
     @discardableResult
     public func requestReload(ofKinds kinds: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
-        let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated))
-        return result.instances
+        try call(Methods.ReloadTimelines.self, ReloadTimelinesParams(kinds: kinds, userInitiated: userInitiated)).instances
     }
 
     /// `invalidateRelevance(ofKind:)` for several kinds; says which instances were refreshed,
     /// left out by the hourly limit, dropped or failed.
     @discardableResult
     public func requestRelevance(ofKinds kinds: [String]) throws(WidgetCenterError) -> InvalidateRelevanceResult {
-        try call(.invalidateRelevance, InvalidateRelevanceParams(kinds: kinds))
+        try call(Methods.InvalidateRelevance.self, InvalidateRelevanceParams(kinds: kinds))
     }
 
     /// Runs the action `action` of the entry instance `id` shows, as a host does when its
@@ -100,31 +99,27 @@ public final class WidgetCenter: Sendable {
     /// instance is invalidated and reloaded at once. Returns what the provider answered.
     @discardableResult
     public func perform(instance id: String, action: String) throws(WidgetCenterError) -> PerformResult {
-        try call(.perform, PerformParams(instance: id, action: action))
+        try call(Methods.Perform.self, PerformParams(instance: id, action: action))
     }
 
     /// Reloads of single instances; `userInitiated` as above. Returns the instances now due.
     @discardableResult
     public func requestReload(ofInstances ids: [String], userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
-        let result: ReloadResult = try call(.reloadTimelines, ReloadTimelinesParams(instances: ids, userInitiated: userInitiated))
-        return result.instances
+        try call(Methods.ReloadTimelines.self, ReloadTimelinesParams(instances: ids, userInitiated: userInitiated)).instances
     }
 
     @discardableResult
     public func requestReloadAll(userInitiated: Bool = false) throws(WidgetCenterError) -> [String] {
-        let result: ReloadResult = try call(.reloadAllTimelines, ReloadAllParams(userInitiated: userInitiated))
-        return result.instances
+        try call(Methods.ReloadAllTimelines.self, ReloadAllParams(userInitiated: userInitiated)).instances
     }
 
     public func configurations() throws(WidgetCenterError) -> [WidgetInfo] {
-        let instances: [InstanceInfo] = try call(.list, EmptyParams())
-        return instances.map { WidgetInfo(id: $0.id, kind: $0.kind, family: $0.family, configuration: $0.configuration) }
+        try call(Methods.List.self, EmptyParams()).map { WidgetInfo(id: $0.id, kind: $0.kind, family: $0.family, configuration: $0.configuration) }
     }
 
     @discardableResult
     public func invalidateRecommendations(ofKind kind: String? = nil) throws(WidgetCenterError) -> Int {
-        let result: InvalidateResult = try call(.invalidateConfigurationRecommendations, InvalidateParams(kind: kind))
-        return result.cleared
+        try call(Methods.InvalidateConfigurationRecommendations.self, InvalidateParams(kind: kind)).cleared
     }
 
     /// Records that the user looked at `intentType` with these parameter values (an intent
@@ -135,9 +130,8 @@ public final class WidgetCenter: Sendable {
         intentType: String, parameters: [String: JSONValue] = [:], date: Date? = nil, identifier: String? = nil,
         groupIdentifier: String? = nil
     ) throws(WidgetCenterError) -> [String] {
-        let result: DonateResult = try call(
-            .donate, DonateParams(intentType: intentType, parameters: parameters, date: date, id: identifier, group: groupIdentifier))
-        return result.matched
+        let params = DonateParams(intentType: intentType, parameters: parameters, date: date, id: identifier, group: groupIdentifier)
+        return try call(Methods.Donate.self, params).matched
     }
 
     /// Deletes donations by identifier, by group identifier, or all (neither given).
@@ -145,8 +139,7 @@ public final class WidgetCenter: Sendable {
     public func deleteDonations(identifier: String? = nil, groupIdentifier: String? = nil) throws(WidgetCenterError) -> Int {
         let params = DonationsDeleteParams(
             id: identifier, group: identifier == nil ? groupIdentifier : nil, all: identifier == nil && groupIdentifier == nil ? true : nil)
-        let result: DonationsDeleteResult = try call(.donationsDelete, params)
-        return result.deleted
+        return try call(Methods.DonationsDelete.self, params).deleted
     }
 
     /// Installs a timeline for an instance from the app: any `Encodable` that encodes as
@@ -158,13 +151,19 @@ public final class WidgetCenter: Sendable {
         } catch {
             throw .invalidTimeline("\(error)")
         }
-        let _: PushResult = try call(.push, RawPush(id: instance, timeline: json))
+        _ = try call(Methods.Push.self, sending: RawPush(id: instance, timeline: json))
     }
 
-    private func call<P: Encodable, R: Decodable>(_ method: RPCMethod, _ params: P) throws(WidgetCenterError) -> R {
+    private func call<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params) throws(WidgetCenterError) -> Spec.Result {
+        try call(spec, sending: params)
+    }
+
+    private func call<Spec: MethodSpec, Params: Encodable>(
+        _ spec: Spec.Type, sending params: Params
+    ) throws(WidgetCenterError) -> Spec.Result {
         do {
             let connection = try WidgetdConnection(path: socketPath)
-            return try connection.call(method, params, as: R.self)
+            return try connection.call(spec, sending: params)
         } catch {
             throw WidgetCenterError(error)
         }

@@ -8,11 +8,11 @@ import WidgetProtocol
 ///
 /// ```swift
 /// let answers = try connection.batch([
-///     BatchCall(.visible, VisibleParams(instances: shown)),
-///     BatchCall(.stackShow, StackNameParams(name: "home")),
-///     BatchCall(.stackShow, StackNameParams(name: "lock")),
+///     BatchCall(Methods.Visible.self, VisibleParams(instances: shown)),
+///     BatchCall(Methods.StackShow.self, StackNameParams(name: "home")),
+///     BatchCall(Methods.StackShow.self, StackNameParams(name: "lock")),
 /// ])
-/// let home = try answers[1].decode(StackInfo.self)
+/// let home = try answers[1].result(of: Methods.StackShow.self)
 /// ```
 ///
 /// The daemon runs a batch's members in order (the visible report lands before the stacks
@@ -86,6 +86,11 @@ public struct BatchReply: Sendable {
 }
 
 extension BatchAnswer {
+    /// The result of a call of `spec`'s method; a daemon error throws `.daemon`.
+    public func result<Spec: MethodSpec>(of spec: Spec.Type) throws(WidgetdClientError) -> Spec.Result {
+        try decode(Spec.Result.self)
+    }
+
     /// The call's result decoded as `R`; a daemon error throws `.daemon`.
     public func decode<R: Decodable>(_ type: R.Type = R.self) throws(WidgetdClientError) -> R {
         switch self {

@@ -39,15 +39,33 @@ public final class WidgetdConnection {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Calls `method` and decodes its result; a daemon error becomes `.daemon(RPCError)`.
-    public func call<Params: Encodable, Result: Decodable>(
-        _ method: RPCMethod, _ params: Params, as type: Result.Type = Result.self
-    ) throws(WidgetdClientError) -> Result {
-        let line = try raw(method.rawValue, params)
+    /// Calls `spec`'s method and gives its typed result; a daemon error becomes
+    /// `.daemon(RPCError)`.
+    ///
+    /// ```swift
+    /// let due = try connection.call(Methods.ReloadTimelines.self, ReloadTimelinesParams(kinds: ["com.example.weather"]))
+    /// print(due.instances)
+    /// ```
+    public func call<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params) throws(WidgetdClientError) -> Spec.Result {
+        try call(spec, sending: params)
+    }
+
+    /// As above, for a method that takes no params.
+    public func call<Spec: MethodSpec>(_ spec: Spec.Type) throws(WidgetdClientError) -> Spec.Result where Spec.Params == EmptyParams {
+        try call(spec, sending: EmptyParams())
+    }
+
+    /// As above, with params in a form of the caller's that encodes as `Spec.Params` would:
+    /// a timeline sent as the user wrote it, so that the daemon's checks (and their messages)
+    /// apply rather than the client's.
+    public func call<Spec: MethodSpec, Params: Encodable>(
+        _ spec: Spec.Type, sending params: Params
+    ) throws(WidgetdClientError) -> Spec.Result {
+        let line = try raw(Spec.name, params)
         do {
             let head = try WidgetJSON.decoder.decode(RPCResponseHead.self, from: line)
             if let error = head.error { throw WidgetdClientError.daemon(error) }
-            return try WidgetJSON.decoder.decode(RPCResultBox<Result>.self, from: line).result
+            return try WidgetJSON.decoder.decode(RPCResultBox<Spec.Result>.self, from: line).result
         } catch let error as WidgetdClientError {
             throw error
         } catch {
@@ -57,10 +75,10 @@ public final class WidgetdConnection {
 
     /// Sends a request, checks its answer, then hands every following line (notifications)
     /// to `handle` until the daemon closes the connection.
-    public func stream<Params: Encodable>(
-        _ method: RPCMethod, _ params: Params, _ handle: (Data) -> Void
+    public func stream<Spec: MethodSpec>(
+        _ spec: Spec.Type, _ params: Spec.Params, _ handle: (Data) -> Void
     ) throws(WidgetdClientError) {
-        let answer = try raw(method.rawValue, params)
+        let answer = try raw(Spec.name, params)
         if let head = try? WidgetJSON.decoder.decode(RPCResponseHead.self, from: answer), let error = head.error {
             throw .daemon(error)
         }
@@ -72,7 +90,7 @@ public final class WidgetdConnection {
     /// Sends `subscribe` and checks its answer; the events then come from `nextEvent()`. For a
     /// subscriber that must read the state between the two, so that no event falls in a gap.
     public func subscribe() throws(WidgetdClientError) {
-        let answer = try raw(RPCMethod.subscribe.rawValue, EmptyParams())
+        let answer = try raw(Methods.Subscribe.name, EmptyParams())
         if let head = try? WidgetJSON.decoder.decode(RPCResponseHead.self, from: answer), let error = head.error {
             throw .daemon(error)
         }

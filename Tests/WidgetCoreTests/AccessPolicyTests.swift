@@ -24,8 +24,8 @@ struct AccessPolicyTests {
     static let unowned = KindOwnership(kind: "a.none", owner: nil)
     static let all = [aliceKind, appsKind, unowned]
 
-    func decide(_ caller: PeerCredentials, _ method: RPCMethod, _ request: AccessRequest) -> AccessDecision {
-        Self.policy.decide(caller, method: method.rawValue, request)
+    func decide(_ caller: PeerCredentials, _ method: any MethodSpec.Type, _ request: AccessRequest) -> AccessDecision {
+        Self.policy.decide(caller, method: method.name, request)
     }
 
     func allowed(_ decision: AccessDecision) -> Bool {
@@ -35,59 +35,59 @@ struct AccessPolicyTests {
 
     @Test func rootAndTheDaemonsOwnUserMayDoEverything() {
         for caller in [Self.root, Self.daemon] {
-            #expect(decide(caller, .add, .manage) == .allowed)
+            #expect(decide(caller, Methods.Add.self, .manage) == .allowed)
             for verb in KindVerb.allCases {
-                #expect(decide(caller, .push, .kinds(verb, Self.all)) == .allowed)
-                #expect(decide(caller, .reloadAllTimelines, .callersKinds(verb, all: Self.all)) == .allowed)
+                #expect(decide(caller, Methods.Push.self, .kinds(verb, Self.all)) == .allowed)
+                #expect(decide(caller, Methods.ReloadAllTimelines.self, .callersKinds(verb, all: Self.all)) == .allowed)
             }
-            #expect(decide(caller, .donate, .intentType("T", declaredBy: [Self.aliceKind])) == .allowed)
-            #expect(decide(caller, .donate, .intentType("Nobody", declaredBy: [])) == .allowed)
+            #expect(decide(caller, Methods.Donate.self, .intentType("T", declaredBy: [Self.aliceKind])) == .allowed)
+            #expect(decide(caller, Methods.Donate.self, .intentType("Nobody", declaredBy: [])) == .allowed)
         }
     }
 
     @Test func readsAreOpenToAnyone() {
-        #expect(decide(Self.other, .list, .read) == .allowed)
+        #expect(decide(Self.other, Methods.List.self, .read) == .allowed)
     }
 
     @Test func theHostGroupManagesAndReloadsAnythingButPushesOnlyUnownedKinds() {
         for host in [Self.host, Self.hostByPrimary] {
-            #expect(decide(host, .add, .manage) == .allowed)
-            #expect(decide(host, .reloadTimelines, .kinds(.reload, Self.all)) == .allowed)
-            #expect(decide(host, .invalidateConfigurationRecommendations, .kinds(.invalidate, [Self.aliceKind])) == .allowed)
-            #expect(decide(host, .push, .kinds(.push, [Self.unowned])) == .allowed)
-            #expect(!allowed(decide(host, .push, .kinds(.push, [Self.aliceKind]))))
-            #expect(decide(host, .donate, .intentType("Free", declaredBy: [Self.unowned])) == .allowed)
-            #expect(decide(host, .donate, .intentType("Nobody", declaredBy: [])) == .allowed)
-            #expect(!allowed(decide(host, .donate, .intentType("Mine", declaredBy: [Self.aliceKind]))))
-            #expect(decide(host, .reloadAllTimelines, .callersKinds(.reload, all: Self.all)) == .allowed)
+            #expect(decide(host, Methods.Add.self, .manage) == .allowed)
+            #expect(decide(host, Methods.ReloadTimelines.self, .kinds(.reload, Self.all)) == .allowed)
+            #expect(decide(host, Methods.InvalidateConfigurationRecommendations.self, .kinds(.invalidate, [Self.aliceKind])) == .allowed)
+            #expect(decide(host, Methods.Push.self, .kinds(.push, [Self.unowned])) == .allowed)
+            #expect(!allowed(decide(host, Methods.Push.self, .kinds(.push, [Self.aliceKind]))))
+            #expect(decide(host, Methods.Donate.self, .intentType("Free", declaredBy: [Self.unowned])) == .allowed)
+            #expect(decide(host, Methods.Donate.self, .intentType("Nobody", declaredBy: [])) == .allowed)
+            #expect(!allowed(decide(host, Methods.Donate.self, .intentType("Mine", declaredBy: [Self.aliceKind]))))
+            #expect(decide(host, Methods.ReloadAllTimelines.self, .callersKinds(.reload, all: Self.all)) == .allowed)
         }
     }
 
     @Test func anOwnerActsForItsKindsOnly() {
         for verb in KindVerb.allCases {
-            #expect(decide(Self.alice, .push, .kinds(verb, [Self.aliceKind])) == .allowed)
-            #expect(!allowed(decide(Self.alice, .push, .kinds(verb, [Self.unowned]))))
-            #expect(!allowed(decide(Self.alice, .push, .kinds(verb, [Self.aliceKind, Self.appsKind]))))
+            #expect(decide(Self.alice, Methods.Push.self, .kinds(verb, [Self.aliceKind])) == .allowed)
+            #expect(!allowed(decide(Self.alice, Methods.Push.self, .kinds(verb, [Self.unowned]))))
+            #expect(!allowed(decide(Self.alice, Methods.Push.self, .kinds(verb, [Self.aliceKind, Self.appsKind]))))
         }
-        #expect(!allowed(decide(Self.alice, .add, .manage)))
-        #expect(!allowed(decide(Self.alice, .stackCreate, .manage)))
-        #expect(decide(Self.alice, .donate, .intentType("Mine", declaredBy: [Self.aliceKind])) == .allowed)
+        #expect(!allowed(decide(Self.alice, Methods.Add.self, .manage)))
+        #expect(!allowed(decide(Self.alice, Methods.StackCreate.self, .manage)))
+        #expect(decide(Self.alice, Methods.Donate.self, .intentType("Mine", declaredBy: [Self.aliceKind])) == .allowed)
         // An intent type another kind declares too is not alice's alone.
-        #expect(!allowed(decide(Self.alice, .donate, .intentType("Shared", declaredBy: [Self.aliceKind, Self.unowned]))))
-        #expect(!allowed(decide(Self.alice, .donate, .intentType("Nobody", declaredBy: []))))
+        #expect(!allowed(decide(Self.alice, Methods.Donate.self, .intentType("Shared", declaredBy: [Self.aliceKind, Self.unowned]))))
+        #expect(!allowed(decide(Self.alice, Methods.Donate.self, .intentType("Nobody", declaredBy: []))))
     }
 
     @Test func aGroupOwnerIsAnyMemberOfTheGroup() {
-        #expect(decide(Self.appMember, .push, .kinds(.push, [Self.appsKind])) == .allowed)
-        #expect(!allowed(decide(Self.other, .push, .kinds(.push, [Self.appsKind]))))
+        #expect(decide(Self.appMember, Methods.Push.self, .kinds(.push, [Self.appsKind])) == .allowed)
+        #expect(!allowed(decide(Self.other, Methods.Push.self, .kinds(.push, [Self.appsKind]))))
         let primary = PeerCredentials(uid: 1010, gid: Self.appsGID, pid: 9)
-        #expect(decide(primary, .reloadTimelines, .kinds(.reload, [Self.appsKind])) == .allowed)
+        #expect(decide(primary, Methods.ReloadTimelines.self, .kinds(.reload, [Self.appsKind])) == .allowed)
     }
 
     @Test func aRequestThatNamesNoKindActsOnTheCallersOwnKinds() {
-        #expect(decide(Self.alice, .reloadAllTimelines, .callersKinds(.reload, all: Self.all)) == .allowedKinds(["a.alice"]))
-        #expect(decide(Self.appMember, .donationsDelete, .callersKinds(.donate, all: Self.all)) == .allowedKinds(["a.apps"]))
-        guard case .refused(let refusal) = decide(Self.other, .reloadAllTimelines, .callersKinds(.reload, all: Self.all)) else {
+        #expect(decide(Self.alice, Methods.ReloadAllTimelines.self, .callersKinds(.reload, all: Self.all)) == .allowedKinds(["a.alice"]))
+        #expect(decide(Self.appMember, Methods.DonationsDelete.self, .callersKinds(.donate, all: Self.all)) == .allowedKinds(["a.apps"]))
+        guard case .refused(let refusal) = decide(Self.other, Methods.ReloadAllTimelines.self, .callersKinds(.reload, all: Self.all)) else {
             Issue.record("a caller that owns nothing reloaded all")
             return
         }
@@ -95,21 +95,19 @@ struct AccessPolicyTests {
     }
 
     @Test func anyoneElseIsRefusedEverythingThatChangesState() {
-        let managing: [RPCMethod] = [
-            .add, .remove, .configure, .clockAdvance, .clockSet, .stackCreate, .stackAdd, .stackSwipe, .stackSmartRotate,
-            .stackRemove, .visible,
-        ]
+        let managing = Methods.all.filter { $0.access == .manage }
+        #expect(!managing.isEmpty)
         for method in managing {
             #expect(!allowed(decide(Self.other, method, .manage)), "\(method)")
         }
         for verb in KindVerb.allCases {
-            #expect(!allowed(decide(Self.other, .push, .kinds(verb, [Self.unowned]))))
-            #expect(!allowed(decide(Self.other, .push, .kinds(verb, [Self.aliceKind]))))
+            #expect(!allowed(decide(Self.other, Methods.Push.self, .kinds(verb, [Self.unowned]))))
+            #expect(!allowed(decide(Self.other, Methods.Push.self, .kinds(verb, [Self.aliceKind]))))
         }
     }
 
     @Test func aRefusalNamesTheMethodKindUidAndWhoMay() {
-        guard case .refused(let refusal) = decide(Self.other, .push, .kinds(.push, [Self.aliceKind])) else {
+        guard case .refused(let refusal) = decide(Self.other, Methods.Push.self, .kinds(.push, [Self.aliceKind])) else {
             Issue.record("not refused")
             return
         }
@@ -124,11 +122,11 @@ struct AccessPolicyTests {
         let error = RPCError.permissionDenied(refusal)
         #expect(error.code == -32013)
         #expect(error.isPermissionDenied)
-        guard case .refused(let manage) = decide(Self.alice, .add, .manage) else { return }
+        guard case .refused(let manage) = decide(Self.alice, Methods.Add.self, .manage) else { return }
         #expect(manage.kind == nil)
         #expect(manage.allowed.last == "members of the host group 'widgetd' (gid 500)")
         // A reload names the host group too: it may reload any kind.
-        guard case .refused(let reload) = decide(Self.other, .reloadTimelines, .kinds(.reload, [Self.appsKind])) else { return }
+        guard case .refused(let reload) = decide(Self.other, Methods.ReloadTimelines.self, .kinds(.reload, [Self.appsKind])) else { return }
         #expect(reload.allowed.contains("group 'apps' (gid 600), the kind's owner"))
         #expect(reload.allowed.contains("members of the host group 'widgetd' (gid 500)"))
     }

@@ -8,8 +8,8 @@ import WidgetProtocol
 @Suite("Client batches")
 struct RPCBatchTests {
     let calls = [
-        BatchCall(.visible, VisibleParams(instances: ["a1"]), notification: true),
-        BatchCall(.stackShow, StackNameParams(name: "home")),
+        BatchCall(Methods.Visible.self, VisibleParams(instances: ["a1"]), notification: true),
+        BatchCall(Methods.StackShow.self, StackNameParams(name: "home")),
         BatchCall(method: "ping", params: nil),
     ]
 

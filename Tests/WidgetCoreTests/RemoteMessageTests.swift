@@ -50,36 +50,11 @@ struct RemoteMessageTests {
         }
     }
 
-    @Test func requestsAreTheSocketsMethods() throws {
-        func request(_ message: RemoteMessage) throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(message.requestLine(id: 7))) as? [String: Any]
-            #expect(object?["jsonrpc"] as? String == "2.0")
-            #expect(object?["id"] as? Int == 7)
-            return object ?? [:]
-        }
-        let reload = try request(.reload(kinds: ["a", "q\"uote"]))
-        #expect(reload["method"] as? String == "reloadTimelines")
-        #expect((reload["params"] as? [String: Any])?["kinds"] as? [String] == ["a", "q\"uote"])
-        #expect(try request(.reloadAll)["method"] as? String == "reloadAllTimelines")
-        let push = try request(.push(instance: "i\"1", timeline: Array(#"{"entries": []}"#.utf8)))
-        #expect(push["method"] as? String == "push")
-        let params = push["params"] as? [String: Any]
-        #expect(params?["id"] as? String == "i\"1")
-        #expect((params?["timeline"] as? [String: Any])?["entries"] as? [Any] != nil)
-        let donate = try request(.donate(params: Array(#"{"intentType": "T"}"#.utf8)))
-        #expect(donate["method"] as? String == "donate")
-        #expect((donate["params"] as? [String: Any])?["intentType"] as? String == "T")
-    }
-
     @Test func donationKeys() throws {
         let key = RemoteMessage.donate(params: Array(#"{"intentType": "T", "id": "d1"}"#.utf8)).donationKey
         #expect(key?.intentType == "T" && key?.id == "d1")
         #expect(RemoteMessage.donate(params: Array(#"{"intentType": "T"}"#.utf8)).donationKey == nil)
         #expect(RemoteMessage.reloadAll.donationKey == nil)
-        let line = RemoteMessage.donationsListLine(id: 3, intentType: "T\"")
-        let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-        #expect(object?["method"] as? String == "donations.list")
-        #expect((object?["params"] as? [String: Any])?["intentType"] as? String == "T\"")
     }
 
     @Test func publications() throws {

@@ -4,33 +4,18 @@ import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
 
-/// The method table declares every method once, with who may call it.
+/// The method table serves every spec once, with the spec's access.
 @Suite struct MethodTableTests {
-    @Test func everyMethodIsDeclaredOnceAndClassified() {
-        let open: Set<RPCMethod> = [
-            .ping, .status, .widgets, .list, .timeline, .schedule, .budget, .clock, .log, .explain, .subscribe, .stackShow, .simulate,
-            .stackList, .preview, .placeholder, .options,
-        ]
-        let manage: Set<RPCMethod> = [
-            .add, .remove, .configure, .clockAdvance, .clockSet, .stackCreate, .stackAdd, .stackSwipe, .stackSmartRotate,
-            .stackRemove, .visible, .widgetsReload,
-        ]
-        let kinds: [RPCMethod: KindVerb] = [
-            .push: .push, .reloadTimelines: .reload, .reloadAllTimelines: .reload, .invalidateRelevance: .reload, .perform: .reload, .donate: .donate, .donationsDelete: .donate, .donationsList: .donate,
-            .invalidateConfigurationRecommendations: .invalidate,
-        ]
-        let all = MethodTable.instances + MethodTable.timelines + MethodTable.stacks + MethodTable.donations
-            + MethodTable.clock + MethodTable.introspection
-        #expect(all.count == RPCMethod.allCases.count)
-        #expect(Set(all.map(\.method)) == Set(RPCMethod.allCases))
-        for entry in all {
-            switch entry.access {
-            case .open: #expect(open.contains(entry.method), "\(entry.method)")
-            case .manage: #expect(manage.contains(entry.method), "\(entry.method)")
-            case .kinds(let verb): #expect(kinds[entry.method] == verb, "\(entry.method)")
-            }
+    @Test func everySpecIsServedOnceWithItsAccess() {
+        let names = MethodTable.all.map(\.name)
+        #expect(names.count == Set(names).count, "a method served twice")
+        #expect(Set(names) == Set(Methods.all.map { $0.name }))
+        #expect(Methods.all.count == Set(Methods.all.map { $0.name }).count, "two specs of one name")
+        for spec in Methods.all {
+            #expect(MethodTable.byName[spec.name]?.access == spec.access, "\(spec.name)")
+            #expect(!spec.summary.isEmpty && !spec.summary.contains("\n"), "\(spec.name): a one-line summary")
+            #expect(Methods.named(spec.name).map(ObjectIdentifier.init) == ObjectIdentifier(spec), "\(spec.name)")
         }
-        #expect(open.count + manage.count + kinds.count == RPCMethod.allCases.count)
     }
 
     @Test func anUnknownMethodIsNotFound() async throws {

@@ -32,49 +32,6 @@ public enum RemoteMessage: Sendable, Hashable {
         else { return nil }
         return (type, id)
     }
-
-    /// The `donations.list` request for the donations of `intentType`.
-    public static func donationsListLine(id: Int, intentType: String) -> [UInt8] {
-        var out = JSONText()
-        out.raw(#"{"jsonrpc":"2.0","id":"#)
-        out.integer(Int64(id))
-        out.raw(#","method":"donations.list","params":{"intentType":"#)
-        out.string(intentType)
-        out.raw("}}")
-        return out.bytes
-    }
-
-    /// The JSON-RPC request the socket would get for this update, so a remote update goes
-    /// through the same method (params checks, authorization, commit) as a local one.
-    public func requestLine(id: Int) -> [UInt8] {
-        var out = JSONText()
-        out.raw(#"{"jsonrpc":"2.0","id":"#)
-        out.integer(Int64(id))
-        out.raw(#","method":"#)
-        switch self {
-        case .reload(let kinds):
-            out.raw(#""reloadTimelines","params":{"kinds":["#)
-            for (index, kind) in kinds.enumerated() {
-                if index > 0 { out.raw(",") }
-                out.string(kind)
-            }
-            out.raw("]}")
-        case .reloadAll:
-            out.raw(#""reloadAllTimelines","params":{}"#)
-        case .push(let instance, let timeline):
-            // The payload was checked to be exactly one JSON object, so it nests as is.
-            out.raw(#""push","params":{"id":"#)
-            out.string(instance)
-            out.raw(#","timeline":"#)
-            out.json(String(decoding: timeline, as: UTF8.self))
-            out.raw("}")
-        case .donate(let params):
-            out.raw(#""donate","params":"#)
-            out.json(String(decoding: params, as: UTF8.self))
-        }
-        out.raw("}")
-        return out.bytes
-    }
 }
 
 /// Why a remote message was refused before reaching the engine.

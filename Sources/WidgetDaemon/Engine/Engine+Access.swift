@@ -7,7 +7,7 @@ extension Engine {
     /// Whether the caller may make this call, decided in the same step as the work, with the
     /// owners of the kinds it touches as loaded now. A refusal is answered (with who may) and
     /// logged once; a request that names no kind gets the caller's own kinds as its scope.
-    func authorized(_ call: inout Call, _ method: RPCMethod, _ access: MethodAccess, _ subject: AccessSubject) -> Bool {
+    func authorized(_ call: inout Call, _ method: String, _ access: MethodAccess, _ subject: AccessSubject) -> Bool {
         guard !call.trusted else { return true }
         switch decide(call.caller, method: method, access: access, subject: subject) {
         case .allowed:
@@ -22,7 +22,7 @@ extension Engine {
         }
     }
 
-    private func decide(_ caller: PeerCredentials, method: RPCMethod, access: MethodAccess, subject: AccessSubject) -> AccessDecision {
+    private func decide(_ caller: PeerCredentials, method: String, access: MethodAccess, subject: AccessSubject) -> AccessDecision {
         let descriptors = state.descriptors
         let request: AccessRequest
         switch access {
@@ -50,7 +50,7 @@ extension Engine {
                 request = .intentType(type, declaredBy: declaring.map(Self.ownership))
             }
         }
-        return access == .open ? .allowed : self.access.decide(caller, method: method.rawValue, request)
+        return access == .open ? .allowed : self.access.decide(caller, method: method, request)
     }
 
     private static func ownership(_ descriptor: WidgetDescriptor) -> KindOwnership {

@@ -7,7 +7,7 @@ extension Engine {
     /// invalidated, its provider performs the intent (`perform` verb), then the instance is
     /// reloaded at once; the host is answered with the provider's result once that reload is
     /// stored. A provider that fails leaves nothing invalidated and nothing reloaded.
-    func perform(_ params: PerformParams, _ call: Call) async {
+    func perform(_ params: PerformParams, _ call: Reply<PerformResult>) async {
         let ask: DaemonState.PerformAsk
         do {
             ask = try checked { () throws(StateError) in

@@ -7,9 +7,10 @@ extension Engine {
     /// virtual clock, once what it made due now has happened too). `make` works out the plan,
     /// with whatever the answer needs from planning; it runs again if the plan had to wait.
     /// `applyFirst`: what it makes due starts before it is stored (see `Attempt.applyFirst`).
-    func change<Made, Result: Encodable>(
-        _ call: Call, applyFirst: Bool = false, _ make: @escaping () throws(RPCError) -> (Plan, Made),
-        answer: @escaping (Made) -> Result
+    /// `answer` may refuse: what it answers about is gone (removed while the change was stored).
+    func change<Made, Result>(
+        _ call: Reply<Result>, applyFirst: Bool = false, _ make: @escaping () throws(RPCError) -> (Plan, Made),
+        answer: @escaping (Made) throws(RPCError) -> Result
     ) {
         let settlement = clock.isVirtual ? Settlement() : nil
         var made: Made?
@@ -21,7 +22,11 @@ extension Engine {
             },
             applied: {
                 guard let made else { return call.fail(RPCError(code: RPCError.Code.internalError, message: "internal error: no plan")) }
-                call.succeed(answer(made), after: settlement)
+                do throws(RPCError) {
+                    call.succeed(try answer(made), after: settlement)
+                } catch {
+                    call.fail(error, after: settlement)
+                }
             },
             refused: { refusal in call.fail(refusal.error, after: settlement) },
             settlement: settlement)
@@ -30,10 +35,10 @@ extension Engine {
     }
 
     /// `change` for a plan that carries nothing else for the answer.
-    func change<Result: Encodable>(
-        _ call: Call, _ make: @escaping () throws(RPCError) -> Plan, answer: @escaping () -> Result
+    func change<Result>(
+        _ call: Reply<Result>, _ make: @escaping () throws(RPCError) -> Plan, answer: @escaping () throws(RPCError) -> Result
     ) {
-        change(call, { () throws(RPCError) in (try make(), ()) }, answer: { _ in answer() })
+        change(call, { () throws(RPCError) in (try make(), ()) }, answer: { _ throws(RPCError) in try answer() })
     }
 
     /// Runs a state operation, turning its refusal into the request's error.

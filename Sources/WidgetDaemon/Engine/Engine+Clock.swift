@@ -6,7 +6,7 @@ extension Engine {
     /// Moves the virtual clock forward, carrying out everything due on the way in date order
     /// (entry changes, reloads with their provider launches, budget deferrals coming due)
     /// before answering. Provider requests carry the virtual time of their launch.
-    func advance(_ params: ClockAdvanceParams, _ call: Call) async {
+    func advance(_ params: ClockAdvanceParams, _ call: Reply<ClockInfo>) async {
         await answer(call) { () async throws(RPCError) -> ClockInfo in
             guard let start = clock.virtualNow else { throw .clockNotVirtual }
             guard params.seconds.isFinite, params.seconds >= 0 else {
@@ -22,7 +22,7 @@ extension Engine {
 
     /// Sets the virtual clock. Forward, it behaves as `advance`; backward, it applies the rules
     /// of a wall-clock step back (`DaemonState.clockSteppedBack`) without firing anything twice.
-    func setClock(_ params: ClockSetParams, _ call: Call) async {
+    func setClock(_ params: ClockSetParams, _ call: Reply<ClockInfo>) async {
         await answer(call) { () async throws(RPCError) -> ClockInfo in
             guard let start = clock.virtualNow else { throw .clockNotVirtual }
             guard SupportedDates.contains(params.date) else {

@@ -35,16 +35,16 @@ extension Engine {
     }
 
     /// `widgetctl preview`: the provider's snapshot for a configuration, as a gallery shows it.
-    func preview(_ params: PreviewParams, _ call: Call) async {
+    func preview(_ params: PreviewParams, _ call: Reply<EntryResult>) async {
         await answer(call) { () async throws(RPCError) -> EntryResult in
-            try await entry(verb: "snapshot", params, isPreview: true, call)
+            try await entry(verb: "snapshot", params, isPreview: true, call.call)
         }
     }
 
     /// The provider's placeholder entry, with the default configuration.
-    func placeholder(_ params: PreviewParams, _ call: Call) async {
+    func placeholder(_ params: PreviewParams, _ call: Reply<EntryResult>) async {
         await answer(call) { () async throws(RPCError) -> EntryResult in
-            try await entry(verb: "placeholder", params, isPreview: nil, call)
+            try await entry(verb: "placeholder", params, isPreview: nil, call.call)
         }
     }
 
@@ -63,7 +63,7 @@ extension Engine {
     }
 
     /// Dynamic options of an entity parameter, optionally filtered by search text.
-    func options(_ params: OptionsParams, _ call: Call) async {
+    func options(_ params: OptionsParams, _ call: Reply<OptionsResult>) async {
         await answer(call) { () async throws(RPCError) -> OptionsResult in
             guard let descriptor = state.descriptors[params.kind] else { throw unknownKind(params.kind) }
             let family: WidgetFamily
@@ -82,7 +82,7 @@ extension Engine {
             let defaults = (try? descriptor.effectiveConfiguration([:], family: family)) ?? [:]
             let options = try await entityOptions(
                 descriptor, parameter: parameter.name, family: family, configuration: defaults, search: params.search,
-                for: call)
+                for: call.call)
             return OptionsResult(kind: descriptor.kind, parameter: parameter.name, options: options)
         }
     }
@@ -90,7 +90,7 @@ extension Engine {
     /// WidgetCenter's `invalidateConfigurationRecommendations()`: cached option lists are
     /// dropped, so the next configuration check or `options` call asks the providers again.
     /// From a kind's owner without a kind: the options of the kinds in its scope.
-    func invalidateConfigurationRecommendations(_ params: InvalidateParams, _ call: Call) {
+    func invalidateConfigurationRecommendations(_ params: InvalidateParams, _ call: Reply<InvalidateResult>) {
         let cleared = options.invalidate(kind: params.kind, onlyKinds: call.scope)
         logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
         call.succeed(InvalidateResult(cleared: cleared))
@@ -165,7 +165,7 @@ extension Engine {
     }
 
     /// Answers `call` with what `body` returns, or its error.
-    func answer<R: Encodable>(_ call: Call, _ body: () async throws(RPCError) -> R) async {
+    func answer<R>(_ call: Reply<R>, _ body: () async throws(RPCError) -> R) async {
         do {
             call.succeed(try await body())
         } catch {

@@ -4,7 +4,7 @@ import WidgetProtocol
 
 extension Engine {
     /// Places an instance. Its first load is exempt from the budget and due at once.
-    func add(_ params: AddParams, _ call: Call) async {
+    func add(_ params: AddParams, _ call: Reply<AddResult>) async {
         let configuration: [String: JSONValue]
         let family: WidgetFamily
         do {
@@ -31,14 +31,14 @@ extension Engine {
         }, answer: { id in AddResult(id: id) })
     }
 
-    func remove(_ params: InstanceParams, _ call: Call) {
+    func remove(_ params: InstanceParams, _ call: Reply<RemoveResult>) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try self.state.planRemove(params.id, at: self.now) }
         }, answer: { RemoveResult(removed: params.id) })
     }
 
     /// Changes an instance's configuration; the reload that follows is exempt from the budget.
-    func configure(_ params: ConfigureParams, _ call: Call) async {
+    func configure(_ params: ConfigureParams, _ call: Reply<InstanceInfo>) async {
         let configuration: [String: JSONValue]
         do {
             let (record, merged) = try checked { () throws(StateError) in
@@ -54,17 +54,20 @@ extension Engine {
         }
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try self.state.planConfigure(params.id, configuration: configuration, at: self.now) }
-        }, answer: { self.info(params.id) })
+        }, answer: { () throws(RPCError) in
+            guard let info = self.info(params.id) else { throw .unknownInstance(params.id) }
+            return info
+        })
     }
 
     /// A host reports what it shows now (replacing its previous report).
-    func visible(_ params: VisibleParams, _ call: Call) {
+    func visible(_ params: VisibleParams, _ call: Reply<VisibleResult>) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try self.state.planVisible(params.instances, at: self.now) }
         }, answer: { VisibleResult(visible: self.state.instances.visible.sorted()) })
     }
 
-    func list(_ call: Call) {
+    func list(_ call: Reply<[InstanceInfo]>) {
         call.succeed(state.instances.inPlacementOrder.map { info($0) } + failedInfos())
     }
 

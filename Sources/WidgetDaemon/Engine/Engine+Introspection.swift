@@ -3,11 +3,11 @@ import WidgetCore
 import WidgetProtocol
 
 extension Engine {
-    func ping(_ call: Call) {
+    func ping(_ call: Reply<PingResult>) {
         call.succeed(PingResult(daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current))
     }
 
-    func status(_ call: Call) {
+    func status(_ call: Reply<StatusResult>) {
         var result = StatusResult(
             daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current, clock: clockInfo(),
             kinds: state.descriptors.count, instances: state.instances.count, timelines: state.instances.timelines,
@@ -22,14 +22,14 @@ extension Engine {
         call.succeed(result)
     }
 
-    func clock(_ call: Call) {
+    func clock(_ call: Reply<ClockInfo>) {
         call.succeed(clockInfo())
     }
 
     /// Turns the connection into an event stream: after the answer, every event is written
     /// to it between answers, until it closes.
-    func subscribe(_ call: Call) {
+    func subscribe(_ call: Reply<SubscribeResult>) {
         if let subscriber = call.connection { events.subscribe(subscriber) }
-        call.succeed(["subscribed": true])
+        call.succeed(SubscribeResult(subscribed: true))
     }
 }

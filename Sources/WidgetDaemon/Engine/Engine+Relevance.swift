@@ -7,7 +7,7 @@ extension Engine {
     /// its `relevance` verb, for fresh relevance about the content it shows; the answers are
     /// installed in one change with the stacks ranked again, and the request is answered once
     /// that change is stored. The asks run at once, up to the providers' concurrency limit.
-    func invalidateRelevance(_ params: InvalidateRelevanceParams, _ call: Call) async {
+    func invalidateRelevance(_ params: InvalidateRelevanceParams, _ call: Reply<InvalidateRelevanceResult>) async {
         let asks: [DaemonState.RelevanceAsk]
         let limited: [InstanceID]
         do {

@@ -13,7 +13,7 @@ extension Engine {
     /// `now`; at most `SimulateParams.maxProviderLaunches` of them, then the timelines held are
     /// used and the report is marked truncated. That runs code, so it takes the right to reload
     /// every kind that has a provider.
-    func simulate(_ params: SimulateParams, _ call: Call) {
+    func simulate(_ params: SimulateParams, _ call: Reply<SimulateResult>) {
         let hours = params.hours ?? SimulateParams.defaultHours
         guard hours.isFinite, hours > 0, hours <= SimulateParams.maxHours else {
             return call.fail(.invalidParams("params.hours: a number of hours above 0, at most \(Int(SimulateParams.maxHours))"))
@@ -22,9 +22,9 @@ extension Engine {
         guard limit > 0, limit <= 1_000_000 else { return call.fail(.invalidParams("params.limit: 1...1000000")) }
         let runProviders = params.runProviders ?? false
         if runProviders {
-            var call = call
+            var asked = call.call
             let kinds = state.descriptors.values.filter { $0.provider != nil }.map(\.kind).sorted()
-            guard authorized(&call, .simulate, .kinds(.reload), .kinds(kinds)) else { return }
+            guard authorized(&asked, Methods.Simulate.name, .kinds(.reload), .kinds(kinds)) else { return }
         }
         let snapshot = state
         let start = now
@@ -51,8 +51,8 @@ extension Engine {
                 }
                 run.answer(answers)
             }
-            let answer = call.isNotification ? nil : Answers.success(call.id, run.report.redacted(for: sight))
-            loop.execute { call.reply(answer) }
+            let answer = call.line(run.report.redacted(for: sight))
+            loop.execute { call.send(answer) }
         }
     }
 

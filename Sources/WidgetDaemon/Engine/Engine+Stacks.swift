@@ -3,7 +3,7 @@ import WidgetCore
 import WidgetProtocol
 
 extension Engine {
-    func createStack(_ params: StackCreateParams, _ call: Call) {
+    func createStack(_ params: StackCreateParams, _ call: Reply<StackInfo>) {
         let name = params.name.trimmingCharacters(in: .whitespaces)
         changeStack(call, name) { () throws(StateError) in
             try self.state.planCreateStack(
@@ -11,26 +11,26 @@ extension Engine {
         }
     }
 
-    func addToStack(_ params: StackAddParams, _ call: Call) {
+    func addToStack(_ params: StackAddParams, _ call: Reply<StackInfo>) {
         changeStack(call, params.name) { () throws(StateError) in
             try self.state.planStackAdd(params.name, instances: params.instances, at: self.now)
         }
     }
 
     /// The user picks the top: at once, and Smart Rotate holds off for the user hold.
-    func swipe(_ params: StackSwipeParams, _ call: Call) {
+    func swipe(_ params: StackSwipeParams, _ call: Reply<StackInfo>) {
         changeStack(call, params.name) { () throws(StateError) in
             try self.state.planSwipe(params.name, to: params.instance, at: self.now)
         }
     }
 
-    func setSmartRotate(_ params: StackSmartRotateParams, _ call: Call) {
+    func setSmartRotate(_ params: StackSmartRotateParams, _ call: Reply<StackInfo>) {
         changeStack(call, params.name) { () throws(StateError) in
             try self.state.planSmartRotate(params.name, on: params.on, at: self.now)
         }
     }
 
-    func removeStack(_ params: StackNameParams, _ call: Call) {
+    func removeStack(_ params: StackNameParams, _ call: Reply<RemoveResult>) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try self.state.planRemoveStack(params.name, at: self.now) }
         }, answer: { RemoveResult(removed: params.name) })
@@ -38,7 +38,7 @@ extension Engine {
 
     /// A stack; showing it counts as showing its top, unless the viewer is not a host (a
     /// read by anyone else changes nothing).
-    func showStack(_ params: StackNameParams, _ call: Call) {
+    func showStack(_ params: StackNameParams, _ call: Reply<StackInfo>) {
         guard let stack = state.stacks[params.name] else { return call.fail(.unknownStack(params.name)) }
         if call.trusted || mayManage(call.caller), let change = state.noteShown(stack.top, at: now) {
             storeInBackground([change])
@@ -46,7 +46,7 @@ extension Engine {
         call.succeed(info(stack))
     }
 
-    func listStacks(_ call: Call) {
+    func listStacks(_ call: Reply<[StackInfo]>) {
         call.succeed(state.stacks.names.compactMap { state.stacks[$0] }.map(info))
     }
 
@@ -57,7 +57,7 @@ extension Engine {
         return info
     }
 
-    func explain(_ params: StackNameParams, _ call: Call) {
+    func explain(_ params: StackNameParams, _ call: Reply<Explanation>) {
         let explanation: StackExplanation
         do {
             explanation = try checked { () throws(StateError) in try state.explain(params.name, at: now) }
@@ -68,13 +68,16 @@ extension Engine {
         let answer = Explanation(
             stack: stack.name, top: stack.top, now: now, smartRotate: stack.smartRotate, candidates: explanation.candidates,
             best: explanation.best, why: explanation.why)
-        call.succeed(redacted(answer, for: call, among: Set(stack.instances)))
+        call.succeed(redacted(answer, for: call.call, among: Set(stack.instances)))
     }
 
     /// A stack change, answered with the stack as it is once applied and evaluated.
-    private func changeStack(_ call: Call, _ name: String, _ make: @escaping () throws(StateError) -> Plan) {
+    private func changeStack(_ call: Reply<StackInfo>, _ name: String, _ make: @escaping () throws(StateError) -> Plan) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try make() }
-        }, answer: { self.state.stacks[name].map(self.info) })
+        }, answer: { () throws(RPCError) in
+            guard let stack = self.state.stacks[name] else { throw .unknownStack(name) }
+            return self.info(stack)
+        })
     }
 }

@@ -4,7 +4,7 @@ import WidgetProtocol
 
 extension Engine {
     /// Installs a timeline for an instance from outside (`widgetctl push`, an app).
-    func push(_ params: PushParams, _ call: Call) {
+    func push(_ params: PushParams, _ call: Reply<PushResult>) {
         change(call, { () throws(RPCError) in
             try self.checked { () throws(StateError) in try self.state.planPush(params.id, params.timeline, at: self.now) }
         }, answer: {
@@ -14,7 +14,7 @@ extension Engine {
         })
     }
 
-    func timeline(_ params: InstanceParams, _ call: Call) {
+    func timeline(_ params: InstanceParams, _ call: Reply<TimelineResult>) {
         guard let record = state.instances[params.id] else {
             guard let failed = state.failedInstances[params.id] else { return call.fail(.unknownInstance(params.id)) }
             var result = TimelineResult(
@@ -40,7 +40,7 @@ extension Engine {
     /// `reloadTimelines(ofKind:)` for each kind, and for each instance named; an unknown kind or
     /// instance refuses the whole request. The launch starts while the request is being stored;
     /// the answer waits for the store.
-    func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Call) {
+    func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Reply<ReloadResult>) {
         change(call, applyFirst: true, { () throws(RPCError) in
             let ids = try self.checked { () throws(StateError) in
                 try self.state.reloadTargets(kinds: params.kinds, instances: params.instances ?? [])
@@ -50,18 +50,18 @@ extension Engine {
     }
 
     /// `reloadAllTimelines()`; from a kind's owner, of the kinds in its scope.
-    func reloadAllTimelines(_ params: ReloadAllParams, _ call: Call) {
+    func reloadAllTimelines(_ params: ReloadAllParams, _ call: Reply<ReloadResult>) {
         change(call, applyFirst: true, { () throws(RPCError) in
             let ids = self.state.reloadAllTargets(onlyKinds: call.scope)
             return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
         }, answer: { ids in ReloadResult(instances: ids) })
     }
 
-    func schedule(_ call: Call) {
+    func schedule(_ call: Reply<[ScheduleItem]>) {
         call.succeed(state.scheduler.pendingReloads().map(ScheduleItem.init))
     }
 
-    func budget(_ params: InstanceParams, _ call: Call) {
+    func budget(_ params: InstanceParams, _ call: Reply<BudgetResult>) {
         guard state.instances.contains(params.id) else { return call.fail(.unknownInstance(params.id)) }
         let scheduler = state.scheduler
         let budget = scheduler.budget

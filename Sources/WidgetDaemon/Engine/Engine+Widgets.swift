@@ -15,7 +15,7 @@ public enum DescriptorReadTrigger: String, Sendable {
 }
 
 extension Engine {
-    func widgets(_ call: Call) {
+    func widgets(_ call: Reply<WidgetsResult>) {
         var counts: [String: Int] = [:]
         for record in state.instances.all { counts[record.kind, default: 0] += 1 }
         let widgets = state.descriptors.values.sorted { $0.kind < $1.kind }.map {
@@ -26,7 +26,7 @@ extension Engine {
     }
 
     /// `widgets.reload`: the directories read now, answered with what changed.
-    func widgetsReload(_ call: Call) {
+    func widgetsReload(_ call: Reply<DescriptorChanges>) {
         readDescriptors(.request) { call.succeed($0) }
     }
 

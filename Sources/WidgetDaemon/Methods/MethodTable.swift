@@ -2,76 +2,68 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
-/// Every method of the control socket, declared once, grouped by domain: its name, its
-/// params, who may call it and what it acts on, and its handler. Adding a method is one line
-/// here (its name in `RPCMethod`) plus its `widgetctl` command.
+/// Every method of the control socket served: one handler per spec (`Methods`), grouped by
+/// domain. The spec says the name, the params, the result and who may call it; a handler
+/// starts asynchronous work in a `Task` where it waits on providers or the clock.
 enum MethodTable {
     static let instances: [MethodEntry] = [
-        .manage(.add, AddParams.self) { engine, params, call in Task { await engine.add(params, call) } },
-        .manage(.remove, InstanceParams.self) { $0.remove($1, $2) },
-        .manage(.configure, ConfigureParams.self) { engine, params, call in Task { await engine.configure(params, call) } },
-        .open(.list) { $0.list($1) },
-        .manage(.visible, VisibleParams.self) { $0.visible($1, $2) },
-        .open(.preview, PreviewParams.self) { engine, params, call in Task { await engine.preview(params, call) } },
-        .open(.placeholder, PreviewParams.self) { engine, params, call in Task { await engine.placeholder(params, call) } },
-        .open(.options, OptionsParams.self) { engine, params, call in Task { await engine.options(params, call) } },
-        .kinds(.invalidateConfigurationRecommendations, InvalidateParams.self, .invalidate, acts: { $0.kind.map { .kinds([$0]) } ?? .callersKinds }) {
-            $0.invalidateConfigurationRecommendations($1, $2)
-        },
+        .handle(Methods.Add.self) { engine, params, call in Task { await engine.add(params, call) } },
+        .handle(Methods.Remove.self) { $0.remove($1, $2) },
+        .handle(Methods.Configure.self) { engine, params, call in Task { await engine.configure(params, call) } },
+        .handle(Methods.List.self) { engine, _, call in engine.list(call) },
+        .handle(Methods.Visible.self) { $0.visible($1, $2) },
+        .handle(Methods.Preview.self) { engine, params, call in Task { await engine.preview(params, call) } },
+        .handle(Methods.Placeholder.self) { engine, params, call in Task { await engine.placeholder(params, call) } },
+        .handle(Methods.Options.self) { engine, params, call in Task { await engine.options(params, call) } },
+        .handle(Methods.InvalidateConfigurationRecommendations.self) { $0.invalidateConfigurationRecommendations($1, $2) },
     ]
 
     static let timelines: [MethodEntry] = [
-        .open(.timeline, InstanceParams.self) { $0.timeline($1, $2) },
-        .kinds(.push, PushParams.self, .push, acts: { .kinds([], instances: [$0.id]) }) { $0.push($1, $2) },
-        .kinds(.reloadTimelines, ReloadTimelinesParams.self, .reload, acts: { .kinds($0.kinds, instances: $0.instances ?? []) }) {
-            $0.reloadTimelines($1, $2)
-        },
-        .kinds(.reloadAllTimelines, ReloadAllParams.self, .reload, acts: { _ in .callersKinds }) { $0.reloadAllTimelines($1, $2) },
-        .kinds(.invalidateRelevance, InvalidateRelevanceParams.self, .reload, acts: { .kinds($0.kinds) }) { engine, params, call in
-            Task { await engine.invalidateRelevance(params, call) }
-        },
-        .kinds(.perform, PerformParams.self, .reload, acts: { .kinds([], instances: [$0.instance]) }) { engine, params, call in
-            Task { await engine.perform(params, call) }
-        },
-        .open(.schedule) { $0.schedule($1) },
-        .open(.budget, InstanceParams.self) { $0.budget($1, $2) },
+        .handle(Methods.Timeline.self) { $0.timeline($1, $2) },
+        .handle(Methods.Push.self) { $0.push($1, $2) },
+        .handle(Methods.ReloadTimelines.self) { $0.reloadTimelines($1, $2) },
+        .handle(Methods.ReloadAllTimelines.self) { $0.reloadAllTimelines($1, $2) },
+        .handle(Methods.InvalidateRelevance.self) { engine, params, call in Task { await engine.invalidateRelevance(params, call) } },
+        .handle(Methods.Perform.self) { engine, params, call in Task { await engine.perform(params, call) } },
+        .handle(Methods.Schedule.self) { engine, _, call in engine.schedule(call) },
+        .handle(Methods.Budget.self) { $0.budget($1, $2) },
     ]
 
     static let stacks: [MethodEntry] = [
-        .manage(.stackCreate, StackCreateParams.self) { $0.createStack($1, $2) },
-        .manage(.stackAdd, StackAddParams.self) { $0.addToStack($1, $2) },
-        .open(.stackShow, StackNameParams.self) { $0.showStack($1, $2) },
-        .open(.stackList) { $0.listStacks($1) },
-        .manage(.stackSwipe, StackSwipeParams.self) { $0.swipe($1, $2) },
-        .manage(.stackSmartRotate, StackSmartRotateParams.self) { $0.setSmartRotate($1, $2) },
-        .manage(.stackRemove, StackNameParams.self) { $0.removeStack($1, $2) },
-        .open(.explain, StackNameParams.self) { $0.explain($1, $2) },
-        .open(.log, LogParams.self) { $0.decisionLog($1, $2) },
-        .open(.simulate, SimulateParams.self) { $0.simulate($1, $2) },
+        .handle(Methods.StackCreate.self) { $0.createStack($1, $2) },
+        .handle(Methods.StackAdd.self) { $0.addToStack($1, $2) },
+        .handle(Methods.StackShow.self) { $0.showStack($1, $2) },
+        .handle(Methods.StackList.self) { engine, _, call in engine.listStacks(call) },
+        .handle(Methods.StackSwipe.self) { $0.swipe($1, $2) },
+        .handle(Methods.StackSmartRotate.self) { $0.setSmartRotate($1, $2) },
+        .handle(Methods.StackRemove.self) { $0.removeStack($1, $2) },
+        .handle(Methods.Explain.self) { $0.explain($1, $2) },
+        .handle(Methods.Log.self) { $0.decisionLog($1, $2) },
+        .handle(Methods.Simulate.self) { $0.simulate($1, $2) },
     ]
 
     static let donations: [MethodEntry] = [
-        .kinds(.donate, DonateParams.self, .donate, acts: { .intentType($0.intentType) }) { $0.donate($1, $2) },
-        .kinds(.donationsDelete, DonationsDeleteParams.self, .donate, acts: { _ in .callersKinds }) { $0.deleteDonations($1, $2) },
-        .kinds(.donationsList, DonationsListParams.self, .donate, acts: { _ in .callersKinds }) { $0.listDonations($1, $2) },
+        .handle(Methods.Donate.self) { $0.donate($1, $2) },
+        .handle(Methods.DonationsDelete.self) { $0.deleteDonations($1, $2) },
+        .handle(Methods.DonationsList.self) { $0.listDonations($1, $2) },
     ]
 
     static let clock: [MethodEntry] = [
-        .open(.clock) { $0.clock($1) },
-        .manage(.clockAdvance, ClockAdvanceParams.self) { engine, params, call in Task { await engine.advance(params, call) } },
-        .manage(.clockSet, ClockSetParams.self) { engine, params, call in Task { await engine.setClock(params, call) } },
+        .handle(Methods.Clock.self) { engine, _, call in engine.clock(call) },
+        .handle(Methods.ClockAdvance.self) { engine, params, call in Task { await engine.advance(params, call) } },
+        .handle(Methods.ClockSet.self) { engine, params, call in Task { await engine.setClock(params, call) } },
     ]
 
     static let introspection: [MethodEntry] = [
-        .open(.ping) { $0.ping($1) },
-        .open(.status) { $0.status($1) },
-        .open(.widgets) { $0.widgets($1) },
-        // Reading the directories costs the daemon work: not for any caller to trigger at will.
-        .manage(.widgetsReload) { $0.widgetsReload($1) },
-        .open(.subscribe) { $0.subscribe($1) },
+        .handle(Methods.Ping.self) { engine, _, call in engine.ping(call) },
+        .handle(Methods.Status.self) { engine, _, call in engine.status(call) },
+        .handle(Methods.Widgets.self) { engine, _, call in engine.widgets(call) },
+        .handle(Methods.WidgetsReload.self) { engine, _, call in engine.widgetsReload(call) },
+        .handle(Methods.Subscribe.self) { engine, _, call in engine.subscribe(call) },
     ]
 
+    static let all = instances + timelines + stacks + donations + clock + introspection
+
     /// The entries by name.
-    static let byName: [String: MethodEntry] = Dictionary(
-        uniqueKeysWithValues: (instances + timelines + stacks + donations + clock + introspection).map { ($0.name, $0) })
+    static let byName: [String: MethodEntry] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 }

@@ -9,27 +9,22 @@ extension RemoteInbox {
     /// Whether a donation with this intent type and id is stored already. Asked as the
     /// identity, which may list the donations of any intent type it may donate.
     func isStored(_ key: (intentType: String, id: String)) async -> Bool {
-        let reply = await serve(RemoteMessage.donationsListLine(id: nextRequestID(), intentType: key.intentType))
-        guard let reply, let object = (try? JSONSerialization.jsonObject(with: Data(reply.readableBytesView))) as? [String: Any],
-            let donations = object["result"] as? [[String: Any]]
-        else { return false }
-        return donations.contains { $0["id"] as? String == key.id }
+        let donations = await call(Methods.DonationsList.self, DonationsListParams(intentType: key.intentType))
+        return donations?.contains { $0.id == key.id } ?? false
     }
 
     /// Every stack's state, for publishing (reads are open to any identity).
     func stacks() async -> [StackInfo] {
-        var out = JSONText()
-        out.raw(#"{"jsonrpc":"2.0","method":"stack.list","id":"#)
-        out.integer(Int64(nextRequestID()))
-        out.raw("}")
-        guard let reply = await serve(out.bytes),
-            let answer = try? WidgetJSON.decoder.decode(StackListAnswer.self, from: Data(reply.readableBytesView))
-        else { return [] }
-        return answer.result
+        await call(Methods.StackList.self, EmptyParams()) ?? []
     }
 
-    private struct StackListAnswer: Decodable {
-        var result: [StackInfo]
+    /// The engine's typed answer to a call of `spec`'s method from the identity; nil when it
+    /// failed.
+    private func call<Spec: MethodSpec>(_ spec: Spec.Type, _ params: Spec.Params) async -> Spec.Result? {
+        guard let line = try? Spec.requestLine(id: Int64(nextRequestID()), params: params), let reply = await serve(line) else {
+            return nil
+        }
+        return try? WidgetJSON.decoder.decode(RPCResultBox<Spec.Result>.self, from: Data(reply.readableBytesView)).result
     }
 
     /// The engine's answer to a request line from the identity.
@@ -48,7 +43,7 @@ extension RemoteInbox {
 
     /// The engine's answer to the update's request, logged.
     func run(_ message: RemoteMessage, topic: String) async -> RemoteAnswer {
-        let answer = RemoteAnswer(await serve(message.requestLine(id: nextRequestID())))
+        let answer = RemoteAnswer(await serve(message.requestLine(id: Int64(nextRequestID()))))
         switch answer {
         case .applied:
             logger.debug("remote update applied", metadata: ["topic": "\(topic)"])

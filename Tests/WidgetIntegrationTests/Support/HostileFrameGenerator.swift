@@ -34,7 +34,7 @@ struct HostileFrame {
 struct HostileFrameGenerator {
     private var rng: SplitMix64
     private let templates: RequestTemplates
-    private let methods = RPCMethod.allCases
+    private let methods = Methods.all
     private let lane: Int
     private var serial = 0
 
@@ -55,10 +55,10 @@ struct HostileFrameGenerator {
         return (.string("L\(number)"), .string("L\(number)"))
     }
 
-    private mutating func request(_ method: RPCMethod, id: RawJSON?) -> RawJSON {
+    private mutating func request(_ method: any MethodSpec.Type, id: RawJSON?) -> RawJSON {
         var members: [(key: String, value: RawJSON)] = [("jsonrpc", .string("2.0"))]
         if let id { members.append(("id", id)) }
-        members.append(("method", .string(method.rawValue)))
+        members.append(("method", .string(method.name)))
         if let params = templates.params(method) {
             members.append(("params", params))
         } else if chance(0.2) {
@@ -124,7 +124,7 @@ struct HostileFrameGenerator {
             case 1: frame = frame.setting("jsonrpc", to: chance(0.2) ? nil : rng.pick(HostileValues.versions))
             case 2: frame = frame.setting("params", to: rng.pick(HostileValues.params))
             case 3: frame = frame.setting("extra", to: rng.pick(HostileValues.plain + HostileValues.extreme))
-            default: frame = frame.setting("method", to: .string("fuzz.\(method.rawValue)"))
+            default: frame = frame.setting("method", to: .string("fuzz.\(method.name)"))
             }
             return HostileFrame(bytes: frame.encoded, expected: answered, category: .envelope)
         case 700..<770:
