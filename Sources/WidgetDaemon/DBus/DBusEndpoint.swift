@@ -250,7 +250,8 @@ final class DBusEndpoint: @unchecked Sendable {
         sd_bus_message_ref(message)
         pending[token] = (message, call)
         let endpoint = self
-        serve(call.requestLine(id: token), DBusCaller.credentials(of: message)) { answer in
+        let caller = DBusCaller.credentials(of: message)
+        serve(call.requestLine(id: token), caller) { answer in
             endpoint.post(.answer(token: token, line: answer))
         }
     }
