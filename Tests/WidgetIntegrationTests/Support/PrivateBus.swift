@@ -90,13 +90,13 @@ final class PrivateBus {
     }
 
     /// `gdbus COMMAND --address ... ARGS`.
-    func gdbus(_ command: String, _ arguments: [String]) -> DaemonFixture.Result {
-        run(Self.gdbus, [command, "--address", address] + arguments, as: nil)
+    func gdbus(_ command: String, _ arguments: [String], as user: AuthUsers.User? = nil) -> DaemonFixture.Result {
+        run(Self.gdbus, [command, "--address", address] + arguments, as: user)
     }
 
     /// `gdbus call` of a WidgetCenter1 method, args in GVariant text.
-    func gdbusCall(_ method: String, _ args: [String] = []) -> DaemonFixture.Result {
-        gdbus("call", ["--dest", Self.name, "--object-path", Self.path, "--method", Self.name + "." + method] + args)
+    func gdbusCall(_ method: String, _ args: [String] = [], as user: AuthUsers.User? = nil) -> DaemonFixture.Result {
+        gdbus("call", ["--dest", Self.name, "--object-path", Self.path, "--method", Self.name + "." + method] + args, as: user)
     }
 
     /// `gdbus monitor` of widgetd's name until stopped, its output in `output`, line-buffered.
