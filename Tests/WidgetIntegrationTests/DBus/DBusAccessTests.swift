@@ -36,5 +36,27 @@ extension Integration {
             // Reads are open to anyone.
             #expect(bus.call("GetCurrentConfigurations", as: users.other).status == 0)
         }
+
+        /// On a bus with Debian's system policy and the policy file widgetd ships
+        /// (dbus/system.d), widgetd (`--dbus system`, root here) owns the name, any user may call
+        /// the interface, and what a caller may do is widgetd's decision, not the bus's.
+        @Test(.enabled(
+            if: PrivateBus.unavailable == nil && AuthUsers.unavailable == nil, "\(PrivateBus.unavailable ?? AuthUsers.unavailable ?? "")"))
+        func theShippedPolicyLetsAnyoneCallAndWidgetdDecide() throws {
+            let fixture = try DaemonFixture()
+            let users = try AuthUsers.open(for: fixture)
+            defer { users.remove(after: fixture) }
+            let bus = try PrivateBus.withWidgetd(fixture, policy: .system)
+            let random = try fixture.add("com.example.random-number")
+            let read = bus.call("GetCurrentConfigurations", as: users.other)
+            #expect(read.status == 0 && read.stdout.contains(random), "\(read.stderr)")
+            let version = bus.busctl(["get-property", PrivateBus.name, PrivateBus.path, PrivateBus.name, "Protocol"], as: users.other)
+            #expect(version.stdout == "u 1\n", "\(version.stderr)")
+            let refused = bus.gdbusCall("ReloadAllTimelines", ["true"], as: users.other)
+            #expect(refused.stderr.contains("org.widgetd.WidgetCenter1.Error.PermissionDenied"), "\(refused.stderr)")
+            // The bus's own policy still holds for everything else.
+            let other = bus.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName", "su", PrivateBus.name, "0"], as: users.other)
+            #expect(other.status != 0, "a test user took widgetd's name: \(other.stdout)")
+        }
     }
 }

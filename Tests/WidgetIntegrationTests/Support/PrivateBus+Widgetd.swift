@@ -1,12 +1,12 @@
 import Foundation
 
 extension PrivateBus {
-    /// A private bus in `fixture`'s folder and widgetd on it (`--dbus session`), with the example
+    /// A private bus in `fixture`'s folder and widgetd on it (`--dbus session` or `system`), with the example
     /// widgets; returns once widgetd owns its name there.
     static func withWidgetd(
-        _ fixture: DaemonFixture, clock: String? = "2026-01-05T09:00:00Z", arguments: [String] = []
+        _ fixture: DaemonFixture, clock: String? = "2026-01-05T09:00:00Z", arguments: [String] = [], policy: Policy = .open
     ) throws -> PrivateBus {
-        let bus = try PrivateBus(in: fixture.directory + "/dbus")
+        let bus = try PrivateBus(in: fixture.directory + "/dbus", policy: policy)
         try bus.start(widgetd: fixture, clock: clock, arguments: arguments)
         return bus
     }
@@ -14,7 +14,7 @@ extension PrivateBus {
     /// Starts widgetd on this bus and waits until it owns its name.
     func start(widgetd fixture: DaemonFixture, clock: String? = "2026-01-05T09:00:00Z", arguments: [String] = []) throws {
         try fixture.start(
-            clock: clock, arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d", "--dbus", "session"] + arguments,
+            clock: clock, arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d", "--dbus", busKind] + arguments,
             environment: environment.merging(["STATE_DIRECTORY": fixture.stateDirectory]) { $1 })
         try Poll.until("widgetd owning \(Self.name) on the test's bus") { widgetdOwnsName }
     }

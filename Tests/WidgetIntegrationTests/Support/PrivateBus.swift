@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// A real `dbus-daemon` of the test's own on a socket in a folder of the test's (never the
-/// machine's buses), with a session-type policy that lets every user connect, call and own
-/// names, so widgetd's own access decision is what a test user meets. Driven with the clients
+/// machine's buses), open to every user (`Policy`), so widgetd's own access decision is what
+/// a test user meets. Driven with the clients
 /// people use: `busctl` (systemd) and `gdbus` (libglib2.0-bin).
 final class PrivateBus {
     static let daemon = "/usr/bin/dbus-daemon"
@@ -25,27 +25,67 @@ final class PrivateBus {
     var address: String { "unix:path=" + socketPath }
     var configPath: String { directory + "/bus.conf" }
     var logPath: String { directory + "/dbus-daemon.log" }
-    /// What widgetd needs to find this bus with `--dbus session`.
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    /// What widgetd needs to find this bus (`--dbus` as `busKind` says).
+    var environment: [String: String] { [policy == .system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS": address] }
+    var busKind: String { policy == .system ? "system" : "session" }
     private var process: ChildProcess?
 
-    init(in directory: String) throws {
+    /// Who may do what on the bus.
+    enum Policy {
+        /// Every user may connect, call and own any name (a session bus open to the test users).
+        case open
+        /// As Debian's system bus (the default policy of /usr/share/dbus-1/system.conf): names are owned and methods called only as policy files
+        /// allow, and the policy file widgetd ships is the one that does (`--dbus system`).
+        case system
+    }
+
+    let policy: Policy
+
+    init(in directory: String, policy: Policy = .open) throws {
         self.directory = directory
+        self.policy = policy
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)
+        let rules: String
+        switch policy {
+        case .open:
+            rules = """
+                  <type>session</type>
+                  <policy context="default">
+                    <allow user="*"/>
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                """
+        case .system:
+            rules = """
+                  <type>system</type>
+                  <policy context="default">
+                    <allow user="*"/>
+                    <deny own="*"/>
+                    <deny send_type="method_call"/>
+                    <allow send_type="signal"/>
+                    <allow send_requested_reply="true" send_type="method_return"/>
+                    <allow send_requested_reply="true" send_type="error"/>
+                    <allow receive_type="method_call"/>
+                    <allow receive_type="method_return"/>
+                    <allow receive_type="error"/>
+                    <allow receive_type="signal"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+                    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
+                  </policy>
+                  <include>\(TestPaths.repository)/dbus/system.d/org.widgetd.WidgetCenter1.conf</include>
+                """
+        }
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
-              <type>session</type>
               <listen>\(address)</listen>
               <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
+            \(rules)
             </busconfig>
             """.write(toFile: configPath, atomically: true, encoding: .utf8)
         try start()
