@@ -16,6 +16,10 @@
 #include <sys/wait.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>
+#include <sys/eventfd.h>
+#include <poll.h>
+#include <time.h>
 
 /// Closes every descriptor from `low` up in the child (glibc 2.34+): a provider must not
 /// inherit the daemon's listening socket, epoll or database descriptors.
@@ -171,6 +175,17 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
     }
     *pid = child;
     return 0;
+}
+
+/// ppoll(2) with a timeout in nanoseconds (negative: none). glibc declares ppoll only under
+/// _GNU_SOURCE, which this module must not define (see above); the system call is the same.
+static inline int widgetd_ppoll(struct pollfd *fds, unsigned long count, long long timeout_ns) {
+    struct timespec timeout;
+    if (timeout_ns >= 0) {
+        timeout.tv_sec = (time_t)(timeout_ns / 1000000000LL);
+        timeout.tv_nsec = (long)(timeout_ns % 1000000000LL);
+    }
+    return (int)syscall(SYS_ppoll, fds, count, timeout_ns >= 0 ? &timeout : NULL, NULL, (size_t)8);
 }
 
 /// Caps glibc's malloc arenas (`mallopt(M_ARENA_MAX, count)`); <malloc.h> is not part of

@@ -19,6 +19,8 @@ public struct DaemonOptions: Sendable {
     /// A user's own service (`--user-service`): the last widgets directory is the user's,
     /// made when missing, and only this uid and root may connect.
     public var userService = false
+    /// The bus `WidgetCenter1` is served on (`--dbus`); nil: none.
+    public var dbus: DBusBusKind?
 }
 
 /// Wires the daemon together and runs it until SIGTERM/SIGINT. Readiness is announced only
@@ -121,6 +123,9 @@ struct Daemon {
         } catch {
             throw SettingsError(underlying: error)
         }
+        // Without --dbus nothing about D-Bus runs. A bus that cannot be reached is logged and
+        // tried again later: the socket is served either way.
+        let dbus = try options.dbus.map { try DBusService(kind: $0, engine: engine, logger: logger) }
         // Changes made since the state was read (retention, the first launches' answers, a
         // request that came in already) have waited for this.
         try store.openForWriting()
@@ -131,7 +136,8 @@ struct Daemon {
                 .init(service: ReloadSignalService(
                     signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
                     budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
-            ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
+            ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
+                + (dbus.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 // Last: it starts once the group traps SIGTERM, and is the first told of a
                 // shutdown (the group stops services in reverse order).
                 .init(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)),

@@ -39,6 +39,11 @@ public struct WidgetdCommand: AsyncParsableCommand {
         help: "Do not watch the widgets directories: descriptor changes are read on 'widgetctl widgets reload' or SIGHUP only.")
     var noWidgetsWatch = false
 
+    @Option(
+        name: .customLong("dbus"),
+        help: "Serve WidgetCenter1 on the 'system' or 'session' bus, or 'off' (docs/dbus.md).")
+    var dbus: String = "off"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -51,6 +56,7 @@ public struct WidgetdCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         guard LogTarget(rawValue: logTarget) != nil else { throw ValidationError("unknown --log-target '\(logTarget)'") }
         _ = try parsedClock()
+        guard dbus == "off" || DBusBusKind(rawValue: dbus) != nil else { throw ValidationError("--dbus must be 'system', 'session' or 'off'") }
     }
 
     func parsedClock() throws -> Date? {
@@ -73,6 +79,7 @@ public struct WidgetdCommand: AsyncParsableCommand {
             widgetsDirectories: system + (userService ? [DefaultPaths.userWidgetsDirectory()] : []),
             configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget, watchWidgets: !noWidgetsWatch)
         options.userService = userService
+        options.dbus = DBusBusKind(rawValue: dbus)
         do {
             try await Daemon(options: options).run()
         } catch {

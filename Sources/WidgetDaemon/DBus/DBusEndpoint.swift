@@ -1,0 +1,224 @@
+import CSystemd
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+import WidgetCore
+
+/// widgetd's connection to a bus, on a thread of its own that makes every sd-bus call: it
+/// owns `org.widgetd.WidgetCenter1`, answers the object's calls, and sends signals. It sleeps
+/// in ppoll on the bus connection (the events and time-out sd-bus asks for) and on an eventfd
+/// through which the engine hands it answers and signals, so an idle daemon is not woken for
+/// D-Bus at all.
+///
+/// A call is read here, handed to the engine as the JSON-RPC request it stands for (`serve`),
+/// and its message is kept referenced until the answer comes back and is replied to here.
+///
+/// When the bus cannot be reached, or goes away, widgetd logs it, keeps serving its socket, and
+/// tries again after 1 s, then after twice the previous wait each time, up to
+/// `longestRetry`: a daemon left without a bus wakes a few times an hour for it, not every second.
+final class DBusEndpoint: @unchecked Sendable {
+    /// What the thread is handed.
+    enum Work: Sendable {
+        /// The engine's answer line to the call `token` (nil: none).
+        case answer(token: Int, line: [UInt8]?)
+        case signals([DBusSignal])
+        case stop
+    }
+
+    /// Serves a request line for `caller` on the engine and calls `answered` with its answer,
+    /// from any thread.
+    typealias Serve = @Sendable (
+        _ line: [UInt8], _ caller: PeerCredentials, _ answered: @escaping @Sendable ([UInt8]?) -> Void
+    ) -> Void
+
+    static let firstRetry: Double = 1
+    static let longestRetry: Double = 256
+
+    let kind: DBusBusKind
+    let serve: Serve
+    private let logger: Logger
+    private let work = Mutex<[Work]>([])
+    private let wakeFD: Int32
+    private let finished = DispatchSemaphore(value: 0)
+
+    // On the bus thread only (hence @unchecked Sendable).
+    private var bus: OpaquePointer?
+    /// Calls handed to the engine, by the id of their request, with their messages referenced.
+    var pending: [Int: (message: OpaquePointer, call: DBusCall)] = [:]
+    var nextToken = 1
+    private var retryDelay = DBusEndpoint.firstRetry
+    /// When to try to connect again, in CLOCK_MONOTONIC nanoseconds.
+    private var retryAt: UInt64 = 0
+    private var connectedOnce = false
+
+    init(kind: DBusBusKind, logger: Logger, serve: @escaping Serve) throws {
+        self.kind = kind
+        self.logger = logger
+        self.serve = serve
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wakeFD >= 0 else { throw DBusEndpointError("eventfd: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(wakeFD)
+    }
+
+    /// Starts the bus thread, which connects at once.
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "widgetd-dbus"
+        thread.start()
+    }
+
+    /// Hands the thread something to do, from any thread.
+    func post(_ item: Work) {
+        work.withLock { $0.append(item) }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Closes the connection (calls not answered yet get no reply) and waits for the thread to
+    /// end. Blocks: never call it on the event loop.
+    func stop() {
+        post(.stop)
+        finished.wait()
+    }
+
+    // MARK: The thread
+
+    private func run() {
+        var stopping = false
+        while !stopping {
+            stopping = drainWork()
+            if stopping { break }
+            if bus == nil, Self.monotonicNanoseconds() >= retryAt { connect() }
+            if let bus {
+                while true {
+                    let processed = sd_bus_process(bus, nil)
+                    if processed < 0 {
+                        lost(processed)
+                        break
+                    }
+                    if processed == 0 { break }
+                }
+            }
+            sleep()
+        }
+        disconnect()
+    }
+
+    /// Handles what was posted; true once asked to stop.
+    private func drainWork() -> Bool {
+        let items = work.withLock { items in
+            defer { items.removeAll() }
+            return items
+        }
+        for item in items {
+            switch item {
+            case .stop:
+                return true
+            case .answer(let token, let line):
+                guard let (message, call) = pending.removeValue(forKey: token) else { continue }
+                reply(call.reply(to: line), to: message)
+                sd_bus_message_unref(message)
+            case .signals(let signals):
+                guard let bus else { continue }
+                for signal in signals { emit(signal, on: bus) }
+            }
+        }
+        return false
+    }
+
+    /// Blocks until the bus or the eventfd is ready, or until sd-bus's or the retry's time-out.
+    private func sleep() {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var deadline: UInt64 = .max
+        if let bus {
+            let fd = sd_bus_get_fd(bus)
+            let events = sd_bus_get_events(bus)
+            if fd >= 0 && events >= 0 { fds.append(pollfd(fd: fd, events: Int16(events), revents: 0)) }
+            var microseconds: UInt64 = .max
+            if sd_bus_get_timeout(bus, &microseconds) >= 0, microseconds != .max {
+                deadline = microseconds.multipliedReportingOverflow(by: 1000).overflow ? .max : microseconds * 1000
+            }
+        } else {
+            deadline = retryAt
+        }
+        var timeout: Int64 = -1
+        if deadline != .max {
+            let now = Self.monotonicNanoseconds()
+            timeout = deadline > now ? Int64(clamping: deadline - now) : 0
+        }
+        let ready = fds.withUnsafeMutableBufferPointer { widgetd_ppoll($0.baseAddress, UInt($0.count), timeout) }
+        if ready > 0 && fds[0].revents != 0 {
+            var count: UInt64 = 0
+            _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
+        }
+    }
+
+    // MARK: Connection
+
+    private func connect() {
+        var opened: OpaquePointer?
+        var result = kind == .system ? sd_bus_open_system(&opened) : sd_bus_open_user(&opened)
+        guard result >= 0, let opened else { return failed("cannot connect to the \(kind.rawValue) bus", result) }
+        result = sd_bus_add_object(opened, nil, DBusNames.objectPath, dbusObjectCallback, Unmanaged.passUnretained(self).toOpaque())
+        // Queued behind a previous widgetd that still owns the name: the bus hands it over when
+        // that one goes.
+        if result >= 0 { result = sd_bus_request_name(opened, DBusNames.busName, UInt64(SD_BUS_NAME_QUEUE)) }
+        guard result >= 0 else {
+            sd_bus_flush_close_unref(opened)
+            return failed("cannot own \(DBusNames.busName) on the \(kind.rawValue) bus", result)
+        }
+        bus = opened
+        retryDelay = Self.firstRetry
+        logger.info(
+            connectedOnce ? "D-Bus connection back" : "serving D-Bus",
+            metadata: ["bus": "\(kind.rawValue)", "name": "\(DBusNames.busName)", "owner": "\(result > 0 ? "yes" : "queued")"])
+        connectedOnce = true
+    }
+
+    private func failed(_ what: String, _ result: Int32) {
+        logger.warning(
+            "\(what); serving the socket only, trying again later",
+            metadata: ["error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retryDelay))"])
+        scheduleRetry()
+    }
+
+    private func lost(_ result: Int32) {
+        logger.warning(
+            "D-Bus connection lost; serving the socket only, trying again later",
+            metadata: ["bus": "\(kind.rawValue)", "error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retryDelay))"])
+        disconnect()
+        scheduleRetry()
+    }
+
+    private func scheduleRetry() {
+        retryAt = Self.monotonicNanoseconds() + UInt64(retryDelay * 1e9)
+        retryDelay = min(retryDelay * 2, Self.longestRetry)
+    }
+
+    /// Drops the connection and the calls waiting on it (their callers get the bus's error).
+    private func disconnect() {
+        for (_, entry) in pending { sd_bus_message_unref(entry.message) }
+        pending.removeAll()
+        if let bus { sd_bus_flush_close_unref(bus) }
+        bus = nil
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
+
+/// sd-bus's callback for the object: back to the endpoint it was registered by.
+private let dbusObjectCallback: sd_bus_message_handler_t = { message, userdata, _ in
+    guard let message, let userdata else { return 0 }
+    return Unmanaged<DBusEndpoint>.fromOpaque(userdata).takeUnretainedValue().handle(message) ? 1 : 0
+}
