@@ -67,11 +67,14 @@ let package = Package(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
+        // The Swift runtime's global-executor hook, reached by the linker rather than `dlsym`
+        // (which finds nothing in a program with the runtime linked in).
+        .target(name: "CExecutorHook"),
         // The daemon: engine actor, socket server, provider runner, systemd glue.
         .target(
             name: "WidgetDaemon",
             dependencies: [
-                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto",
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto", "CExecutorHook",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import CExecutorHook
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -12,18 +13,35 @@ import Synchronization
 /// engine, the connections and the timer, and that sleeps in `epoll_wait` until one of them
 /// needs it. Blocking work stays off it: commits and `sd_notify` have threads of their own
 /// (`WorkerThread`), and each provider runs on a thread of its own.
+///
+/// Why not NIO's `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor`:
+/// it finds the runtime's hook with `dlsym`, which finds nothing in a program built with
+/// `--static-swift-stdlib` (the package's build), so the installed daemon ran its tasks on
+/// libdispatch's pool. The hook is reached here through a reference the linker resolves
+/// (`CExecutorHook`), the same in every build.
 public enum DaemonExecutor {
     private static let installed = Mutex<Bool?>(nil)
+
+    /// The runtime's hook: called with every job enqueued on the global executor and the
+    /// runtime's own enqueue, which it does not use.
+    private typealias EnqueueHook = @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
 
     /// Call first thing in `main`, before any task has run.
     public static func install() {
         NIOSingletons.groupLoopCountSuggestion = 1
-        let done = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        installed.withLock { $0 = done }
+        let slot = widgetd_enqueue_global_hook()!
+        // Another library got there first: leave its executor in place and say so at start.
+        guard slot.pointee == nil else { return installed.withLock { $0 = false } }
+        let hook: EnqueueHook = { job, _ in
+            MultiThreadedEventLoopGroup.singleton.next().executor.enqueue(ExecutorJob(job))
+        }
+        // Before any task has run there is no other thread to race with.
+        slot.pointee = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+        installed.withLock { $0 = true }
     }
 
-    /// Whether `install` took over the global executor (false when the runtime offers no hook,
-    /// or it was not called: tasks then run on libdispatch's pool).
+    /// Whether `install` took over the global executor (false when another library had set
+    /// the runtime's hook, or it was not called: tasks then run on libdispatch's pool).
     static var isInstalled: Bool { installed.withLock { $0 ?? false } }
 
     /// The loop every part of the daemon runs on.
