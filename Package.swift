@@ -72,11 +72,21 @@ let package = Package(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
+        // The Swift runtime's global-executor hook, reached by the linker rather than `dlsym`
+        // (which finds nothing in a program with the runtime linked in).
+        .target(name: "CExecutorHook"),
+        // NIO's event loop as Swift concurrency's global executor, for widgetd and widgetd-web.
+        .target(
+            name: "LoopExecutor",
+            dependencies: [
+                "CExecutorHook", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
         // The daemon: engine actor, socket server, provider runner, systemd glue.
         .target(
             name: "WidgetDaemon",
             dependencies: [
-                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto",
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto", "LoopExecutor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,10 +118,11 @@ let package = Package(
         .target(
             name: "WidgetWeb",
             dependencies: [
-                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures",
+                "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures", "LoopExecutor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server below the router: a gate in front of HTTP on every connection.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -119,8 +130,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon"], swiftSettings: strict),
-        .executableTarget(name: "widgetd-web", dependencies: ["WidgetWeb"], swiftSettings: strict),
+        .executableTarget(name: "widgetd", dependencies: ["WidgetDaemon", "LoopExecutor"], swiftSettings: strict),
+        .executableTarget(
+            name: "widgetd-web", dependencies: ["WidgetWeb", "LoopExecutor", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict),
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
         // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
         .executableTarget(

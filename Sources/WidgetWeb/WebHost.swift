@@ -38,25 +38,23 @@ public struct WebHost: Sendable {
         var logger = Logger(label: "widgetd-web")
         logger.logLevel = .warning
         let socket = socketPath ?? "the socket widgetctl would use"
-        var servers: [any Service] = []
-        for (index, listener) in listeners.enumerated() {
+        var servers: [any Service] = [subscription, reporter]
+        for listener in listeners {
             let limit = ConnectionLimit(maximum: fit.connections, listener: listener.description)
             let address: BindAddress
             switch listener {
             case .tcp(let tcp): address = .hostname(tcp.host, port: tcp.port)
             case .unix(let path): address = .unixDomainSocket(path: path)
             }
-            let configuration = ApplicationConfiguration(
+            let configuration = ServerConfiguration(
                 address: address, serverName: "widgetd-web",
                 availableConnectionsDelegate: MaximumAvailableConnections(fit.connections + ConnectionLimit.refusalSlots, logger: logger))
             servers.append(
-                Application(
-                    router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration,
-                    services: index == 0 ? [subscription, reporter] : [],
+                try WebServer.make(
+                    router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration, logger: logger,
                     onServerRunning: { channel in
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)
-                    },
-                    logger: logger))
+                    }))
         }
         let group = ServiceGroup(
             configuration: .init(services: servers, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

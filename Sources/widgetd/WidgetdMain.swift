@@ -1,3 +1,4 @@
+import LoopExecutor
 import WidgetDaemon
 
 /// The daemon's entry point; everything else lives in WidgetDaemon.
@@ -7,7 +8,7 @@ enum WidgetdMain {
         // First, before any other thread allocates (see MallocArenas).
         MallocArenas.apply()
         // Then, before any task runs: every task goes to the daemon's one event loop.
-        DaemonExecutor.install()
+        LoopExecutor.install()
         await WidgetdCommand.main(nil)
     }
 }

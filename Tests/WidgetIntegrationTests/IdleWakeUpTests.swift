@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// No wake-up without work: with nothing due, no thread of the daemon runs at all.
+    /// No wake-up without work: with nothing due, no thread of the daemon or the web host runs.
     @Suite struct IdleWakeUps {
         @Test func anIdleDaemonWakesNoThread() throws {
             let fixture = try DaemonFixture()
@@ -50,6 +50,27 @@ extension Integration {
             let woken = try Self.wakeUps(of: fixture)
             #expect(woken.isEmpty, "threads of the restarted daemon woke with nothing due: \(woken)")
             #expect(!fixture.log().contains("tasks run on libdispatch's pool"))
+        }
+
+        /// A kiosk's web host with no browser on it: nothing is due, so no thread runs (its
+        /// tasks on NIO's loops, no timer formatting the `Date` header every second).
+        @Test func anIdleWebHostWakesNoThread() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.pushed", exec: nil)
+            try fixture.start(clock: nil)
+            let id = try fixture.add("test.pushed")
+            #expect(fixture.ctl(["push", id, "-"], stdin: Self.timeline).status == 0)
+            let host = try WebHostProcess(fixture)
+            defer { host.stop() }
+            // A browser loads the page and leaves.
+            let page = try TCPConnection.get(port: host.port, "/")
+            #expect(page.contains("<html"), "page: \(page.prefix(300))")
+
+            let previous = try ThreadSwitches.settled(host.processIdentifier)
+            usleep(3_000_000)
+            let woken = previous.wakeUps(until: ThreadSwitches(host.processIdentifier))
+            print("idle wake-ups of widgetd-web in 3 s: \(woken.count) thread(s) \(woken)")
+            #expect(woken.isEmpty, "threads of widgetd-web woke with nothing to do: \(woken)")
         }
 
         static let timeline = #"{"entries":[{"date":"2026-01-05T08:30:00Z","content":"old"}],"policy":"never"}"#

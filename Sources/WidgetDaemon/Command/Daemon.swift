@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import LoopExecutor
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -66,10 +67,10 @@ struct Daemon {
         // One event loop, like Redis's: the engine, every connection, the timer and every task
         // run on it, so a request reaches the engine without a hop. Stores and provider
         // launches block on threads of their own.
-        if !DaemonExecutor.isInstalled {
+        if !LoopExecutor.isInstalled {
             logger.warning("tasks run on libdispatch's pool, whose monitor wakes the daemon every second")
         }
-        let loop = DaemonExecutor.loop
+        let loop = LoopExecutor.loop
         let engine = Engine(
             loop: loop, store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders),
             settings: settings, catalog: catalog,
