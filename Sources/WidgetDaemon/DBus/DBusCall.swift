@@ -22,7 +22,7 @@ struct DBusCall: Sendable {
     }
 
     func requestLine(id: Int) -> [UInt8] {
-        let request = Request(id: id, method: method.rpc.rawValue, params: params)
+        let request = Request(id: id, method: method.spec.name, params: params)
         // JSONValue always encodes (its numbers came from D-Bus doubles, which may not be
         // finite: those fail, and the engine then answers the empty line as a parse error).
         return Array((try? WidgetJSON.encoder.encode(request)) ?? Data())
@@ -40,7 +40,7 @@ struct DBusCall: Sendable {
         guard let values = method.result(decoded.result ?? .null) else {
             return .error(
                 name: DBusErrorName.name(for: RPCError.Code.internalError),
-                message: "internal error: the result of '\(method.rpc.rawValue)' is not what \(method.name) returns")
+                message: "internal error: the result of '\(method.spec.name)' is not what \(method.name) returns")
         }
         return .values(values)
     }

@@ -1,9 +1,9 @@
 import WidgetCore
 import WidgetProtocol
 
-/// One method of `WidgetCenter1`: the JSON-RPC method it is served by, how its in-args become
-/// that method's params, and how the method's result becomes its out-args. Everything else
-/// (who may call it, validation, the commit before the answer, errors) is the socket's.
+/// One method of `WidgetCenter1`: the method spec it is served by, how its in-args become
+/// that spec's params, and how the spec's result becomes its out-args. Everything else (who
+/// may call it, validation, the commit before the answer, errors) is the socket's.
 struct DBusMethod: Sendable {
     struct Argument: Sendable, Hashable {
         let name: String
@@ -12,7 +12,7 @@ struct DBusMethod: Sendable {
 
     /// The D-Bus member name.
     let name: String
-    let rpc: RPCMethod
+    let spec: any MethodSpec.Type
     let inArgs: [Argument]
     let outArgs: [Argument]
     /// The params, from the in-args read as JSON in order (`as` an array of strings, `a{sv}`

@@ -1,43 +1,43 @@
 import WidgetCore
 import WidgetProtocol
 
-/// `WidgetCenter1`'s methods, each by the JSON-RPC method that serves it (docs/dbus.md): the
+/// `WidgetCenter1`'s methods, each by the method spec that serves it (docs/dbus.md): the
 /// only place a D-Bus method is declared. Introspection, argument checks and replies all read
 /// from here.
 enum DBusMethodTable {
     static let methods: [DBusMethod] = [
         DBusMethod(
-            name: "ReloadTimelines", rpc: .reloadTimelines, inArgs: [.strings("kinds"), .boolean("userInitiated")],
+            name: "ReloadTimelines", spec: Methods.ReloadTimelines.self, inArgs: [.strings("kinds"), .boolean("userInitiated")],
             outArgs: [.strings("instances")],
             params: { .object(["kinds": $0[0], "userInitiated": $0[1]]) }, result: instances),
         DBusMethod(
-            name: "ReloadAllTimelines", rpc: .reloadAllTimelines, inArgs: [.boolean("userInitiated")],
+            name: "ReloadAllTimelines", spec: Methods.ReloadAllTimelines.self, inArgs: [.boolean("userInitiated")],
             outArgs: [.strings("instances")],
             params: { .object(["userInitiated": $0[0]]) }, result: instances),
         // WidgetKit reloads a kind; widgetd also reloads single instances, through the same method.
         DBusMethod(
-            name: "ReloadInstances", rpc: .reloadTimelines, inArgs: [.strings("instances"), .boolean("userInitiated")],
+            name: "ReloadInstances", spec: Methods.ReloadTimelines.self, inArgs: [.strings("instances"), .boolean("userInitiated")],
             outArgs: [.strings("instances")],
             params: { .object(["instances": $0[0], "userInitiated": $0[1]]) }, result: instances),
         DBusMethod(
-            name: "InvalidateRelevance", rpc: .invalidateRelevance, inArgs: [.strings("kinds")], outArgs: [.count("updated")],
+            name: "InvalidateRelevance", spec: Methods.InvalidateRelevance.self, inArgs: [.strings("kinds")], outArgs: [.count("updated")],
             params: { .object(["kinds": $0[0]]) }, result: { count($0.objectValue?["updated"]) }),
         DBusMethod(
-            name: "GetCurrentConfigurations", rpc: .list, inArgs: [], outArgs: [.dictionaries("configurations")],
+            name: "GetCurrentConfigurations", spec: Methods.List.self, inArgs: [], outArgs: [.dictionaries("configurations")],
             params: { _ in .object([:]) }, result: configurations),
         DBusMethod(
-            name: "Donate", rpc: .donate, inArgs: [.string("intentType"), .dictionary("parameters")], outArgs: [.count("matched")],
+            name: "Donate", spec: Methods.Donate.self, inArgs: [.string("intentType"), .dictionary("parameters")], outArgs: [.count("matched")],
             params: { .object(["intentType": $0[0], "parameters": $0[1]]) }, result: { count($0.objectValue?["matched"]) }),
         // `which` holds the params as they are: `id`, `group` or `all`.
         DBusMethod(
-            name: "DeleteDonations", rpc: .donationsDelete, inArgs: [.dictionary("which")], outArgs: [.count("deleted")],
+            name: "DeleteDonations", spec: Methods.DonationsDelete.self, inArgs: [.dictionary("which")], outArgs: [.count("deleted")],
             params: { $0[0] },
             result: { result in
                 guard case .integer(let deleted)? = result.objectValue?["deleted"], let value = UInt32(exactly: deleted) else { return nil }
                 return [.uint32(value)]
             }),
         DBusMethod(
-            name: "Perform", rpc: .perform, inArgs: [.string("instance"), .string("action")], outArgs: [.dictionary("result")],
+            name: "Perform", spec: Methods.Perform.self, inArgs: [.string("instance"), .string("action")], outArgs: [.dictionary("result")],
             params: { .object(["instance": $0[0], "action": $0[1]]) },
             result: { result in
                 guard case .object(let members) = result else { return nil }

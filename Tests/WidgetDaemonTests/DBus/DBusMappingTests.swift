@@ -10,16 +10,16 @@ import WidgetProtocol
     func method(_ name: String) throws -> DBusMethod { try #require(DBusMethodTable.byName[name]) }
 
     @Test func eachMethodNamesItsJSONRPCMethodAndSignatures() throws {
-        let expected: [String: (RPCMethod, String, String)] = [
-            "ReloadTimelines": (.reloadTimelines, "asb", "as"), "ReloadAllTimelines": (.reloadAllTimelines, "b", "as"),
-            "ReloadInstances": (.reloadTimelines, "asb", "as"), "InvalidateRelevance": (.invalidateRelevance, "as", "u"),
-            "GetCurrentConfigurations": (.list, "", "aa{sv}"), "Donate": (.donate, "sa{sv}", "u"),
-            "DeleteDonations": (.donationsDelete, "a{sv}", "u"), "Perform": (.perform, "ss", "a{sv}"),
+        let expected: [String: (String, String, String)] = [
+            "ReloadTimelines": ("reloadTimelines", "asb", "as"), "ReloadAllTimelines": ("reloadAllTimelines", "b", "as"),
+            "ReloadInstances": ("reloadTimelines", "asb", "as"), "InvalidateRelevance": ("invalidateRelevance", "as", "u"),
+            "GetCurrentConfigurations": ("list", "", "aa{sv}"), "Donate": ("donate", "sa{sv}", "u"),
+            "DeleteDonations": ("donations.delete", "a{sv}", "u"), "Perform": ("perform", "ss", "a{sv}"),
         ]
         #expect(Set(DBusMethodTable.methods.map(\.name)) == Set(expected.keys))
         for method in DBusMethodTable.methods {
             let (rpc, inSignature, outSignature) = try #require(expected[method.name])
-            #expect(method.rpc == rpc, "\(method.name)")
+            #expect(method.spec.name == rpc, "\(method.name)")
             #expect(method.inSignature == inSignature, "\(method.name)")
             #expect(method.outSignature == outSignature, "\(method.name)")
         }
