@@ -3,6 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// The method table declares every method once, with who may call it.
 @Suite struct MethodTableTests {
