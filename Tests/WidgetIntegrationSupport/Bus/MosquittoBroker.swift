@@ -42,14 +42,9 @@ final class MosquittoBroker {
         var access = "allow_anonymous true"
         if let login {
             let passwords = directory + "/passwords"
-            let tool = Process()
-            tool.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
-            tool.arguments = ["-b", "-c", passwords, login.user, login.password]
-            try tool.run()
-            let overdue = tool.deadline(60, "mosquitto_passwd")
-            tool.waitUntilExit()
-            overdue.end()
-            guard tool.terminationStatus == 0 else { throw FixtureError("mosquitto_passwd failed") }
+            let made = ProgramRun.run(
+                "/usr/bin/mosquitto_passwd", ["-b", "-c", passwords, login.user, login.password], deadline: 60, what: "mosquitto_passwd")
+            guard made.status == 0 else { throw FixtureError("mosquitto_passwd failed: \(made.stderr)") }
             access = "allow_anonymous false\npassword_file \(passwords)"
         }
         // As root, mosquitto would switch to the "mosquitto" account, which cannot write here.
@@ -100,16 +95,8 @@ final class MosquittoBroker {
             ["x509", "-req", "-in", directory + "/server.csr", "-CA", ca, "-CAkey", directory + "/ca.key", "-CAcreateserial",
              "-out", certificate, "-days", "2", "-copy_extensions", "copy"],
         ] {
-            let tool = Process()
-            tool.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            tool.arguments = arguments
-            tool.standardOutput = FileHandle.nullDevice
-            tool.standardError = FileHandle.nullDevice
-            try tool.run()
-            let overdue = tool.deadline(60, "openssl \(arguments[0])")
-            tool.waitUntilExit()
-            overdue.end()
-            guard tool.terminationStatus == 0 else { throw FixtureError("openssl \(arguments.joined(separator: " ")) failed") }
+            let made = ProgramRun.run("/usr/bin/openssl", arguments, deadline: 60, what: "openssl \(arguments[0])")
+            guard made.status == 0 else { throw FixtureError("openssl \(arguments.joined(separator: " ")) failed") }
         }
         return (ca, certificate, key)
     }
@@ -163,18 +150,10 @@ final class MosquittoBroker {
 
     /// The retained message of `topic`, waiting at most `seconds` for it.
     func retained(_ topic: String, within seconds: Int = 20) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.subscriber)
-        process.arguments = address + ["-C", "1", "-W", "\(seconds)", "--retained-only", "-t", topic]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let overdue = process.deadline(Double(seconds + 30), "mosquitto_sub \(topic)")
-        defer { overdue.end() }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let read = ProgramRun.run(
+            Self.subscriber, address + ["-C", "1", "-W", "\(seconds)", "--retained-only", "-t", topic], deadline: Double(seconds + 30),
+            what: "mosquitto_sub \(topic)")
+        return read.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Removes the retained message of `topic` (an empty retained message).
@@ -188,20 +167,10 @@ final class MosquittoBroker {
     }
 
     private func run(_ arguments: [String], stdin: String?) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.publisher)
-        process.arguments = address + ["-q", "1", "-i", "widgetd-test-pub-\(getpid())"] + arguments
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let overdue = process.deadline(60, "mosquitto_pub \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        ProgramRun.run(
+            Self.publisher, address + ["-q", "1", "-i", "widgetd-test-pub-\(getpid())"] + arguments, stdin: stdin, deadline: 60,
+            what: "mosquitto_pub \(arguments.joined(separator: " "))"
+        ).status
     }
 
     /// A loopback port nobody listens on now (the kernel's pick).

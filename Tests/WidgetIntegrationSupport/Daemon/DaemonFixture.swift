@@ -193,30 +193,9 @@ final class DaemonFixture {
     static let ctlDeadline: Double = 300
 
     func ctl(_ arguments: [String], stdin: String? = nil, socket: String? = nil) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.widgetctl)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["WIDGETD_SOCKET"] = socket ?? socketPath
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        do { try process.run() } catch { return Result(status: -1, stdout: "", stderr: "\(error)") }
-        // The deadline of every command: one that never answers fails the test, not hangs it.
-        let overdue = process.deadline(Self.ctlDeadline, "widgetctl \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        ProgramRun.run(
+            TestPaths.widgetctl, arguments, stdin: stdin, environment: ["WIDGETD_SOCKET": socket ?? socketPath],
+            deadline: Self.ctlDeadline, what: "widgetctl \(arguments.joined(separator: " "))")
     }
 
     /// `widgetctl --json add`, returning the new id.

@@ -76,28 +76,11 @@ final class AuthUsers {
 
     /// Runs widgetctl as `user`, with that user's groups (`setpriv --init-groups`).
     func ctl(as user: User, _ arguments: [String], socket: String) -> (result: DaemonFixture.Result, pid: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", widgetctl] + arguments
-        process.environment = ["WIDGETD_SOCKET": socket, "PATH": "/usr/bin:/bin", "HOME": "/"]
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            return (DaemonFixture.Result(status: -1, stdout: "", stderr: "\(error)"), 0)
-        }
-        let pid = process.processIdentifier
-        let overdue = process.deadline(DaemonFixture.ctlDeadline, "widgetctl \(arguments.joined(separator: " ")) as \(user.name)")
-        defer { overdue.end() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = DaemonFixture.Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        var pid: Int32 = 0
+        let result = ProgramRun.run(
+            "/usr/bin/setpriv", ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--init-groups", "--", widgetctl] + arguments,
+            environment: ["WIDGETD_SOCKET": socket, "PATH": "/usr/bin:/bin", "HOME": "/"], inheritEnvironment: false, directory: "/",
+            what: "widgetctl \(arguments.joined(separator: " ")) as \(user.name)", started: { pid = $0 })
         return (result, pid)
     }
 
@@ -115,20 +98,10 @@ final class AuthUsers {
 
     @discardableResult
     private static func run(_ tool: String, _ arguments: [String], allowFailure: Bool = false) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let overdue = process.deadline(60, "\(tool) \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0, !allowFailure {
-            throw FixtureError("\(tool) \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(String(decoding: message, as: UTF8.self))")
+        let result = ProgramRun.run(tool, arguments, deadline: 60)
+        if result.status != 0, !allowFailure {
+            throw FixtureError("\(tool) \(arguments.joined(separator: " ")): exit \(result.status): \(result.stderr)")
         }
-        return process.terminationStatus
+        return result.status
     }
 }

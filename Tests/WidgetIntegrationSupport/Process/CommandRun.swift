@@ -1,31 +1,13 @@
 import Foundation
 import Glibc
 
-/// A short-lived program run to its end with its output captured, under a deadline that
-/// fails the test naming it (widgetctl under `setpriv` or `unshare`, `groupadd`).
+/// A short-lived program run to its end in a clean environment (only `environment`) from `/`,
+/// as another user's would be (widgetctl under `setpriv` or `unshare`, `groupadd`).
 enum CommandRun {
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], deadline: Double = DaemonFixture.ctlDeadline
     ) -> DaemonFixture.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return DaemonFixture.Result(status: -1, stdout: "", stderr: "\(error)") }
-        let overdue = process.deadline(deadline, "\(executable) \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return DaemonFixture.Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        ProgramRun.run(executable, arguments, environment: environment, inheritEnvironment: false, directory: "/", deadline: deadline)
     }
 }
 

@@ -76,18 +76,9 @@ final class StorageMount {
     }
 
     private static func run(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let overdue = process.deadline(60, "\(executable) \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError("\(executable) \(arguments.joined(separator: " ")) failed: \(message)")
+        let result = ProgramRun.run(executable, arguments, deadline: 60)
+        guard result.status == 0 else {
+            throw FixtureError("\(executable) \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         }
     }
 }

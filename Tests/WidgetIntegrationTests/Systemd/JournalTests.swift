@@ -91,18 +91,7 @@ final class JournalFixture {
     }
 
     private static func run(_ executable: String, _ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let overdue = process.deadline(60, "\(executable) \(arguments.joined(separator: " "))")
-        defer { overdue.end() }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        ProgramRun.run(executable, arguments, deadline: 60).stdout
     }
 }
 
