@@ -121,21 +121,6 @@ let package = Package(
         .target(name: "WidgetProviderKit", swiftSettings: strict),
         // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
         .executableTarget(name: "ExampleWidgets", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
-        // Test support, shared by the test targets and used by nothing else. They are test
-        // targets, not plain ones, because `swift build` builds every plain target (the release
-        // build of the Debian package too, where `import Testing` does not resolve); tests reach
-        // their helpers with `@testable import`. Unit tests: a fixed epoch, a seeded generator,
-        // temporary folders, the engine harness with its in-memory store and scripted runner.
-        .testTarget(
-            name: "WidgetTestSupport",
-            dependencies: [
-                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDaemon", "WidgetDescriptorFiles",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: strict),
-        // Integration tests: the daemon, process, socket, browser, bar and bus fixtures.
-        .testTarget(name: "WidgetIntegrationSupport", dependencies: ["WidgetTestSupport", "CSystemd"], swiftSettings: strict),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"], swiftSettings: strict),
         .testTarget(
             name: "WidgetCoreTests",
@@ -158,6 +143,21 @@ let package = Package(
             name: "WidgetIntegrationTests",
             dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd", "WidgetTestSupport", "WidgetIntegrationSupport"],
             swiftSettings: strict),
+        // Test support, shared by the test targets and used by nothing else. They are test
+        // targets, not plain ones, because `swift build` builds every plain target (the release
+        // build of the Debian package too, where `import Testing` does not resolve); tests reach
+        // their helpers with `@testable import`. Unit tests: a fixed epoch, a seeded generator,
+        // temporary folders, the engine harness with its in-memory store and scripted runner.
+        .testTarget(
+            name: "WidgetTestSupport",
+            dependencies: [
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDaemon", "WidgetDescriptorFiles",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        // Integration tests: the daemon, process, socket, browser, bar and bus fixtures.
+        .testTarget(name: "WidgetIntegrationSupport", dependencies: ["WidgetTestSupport", "CSystemd"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
