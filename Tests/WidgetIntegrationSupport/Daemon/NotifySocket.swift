@@ -10,10 +10,7 @@ final class NotifySocket {
     init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un.make(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = UnixAddress.bind(fd, path)
         guard fd >= 0, result == 0 else { throw FixtureError("cannot bind notify socket \(path): \(String(cString: strerror(errno)))") }
     }
 
@@ -45,22 +42,4 @@ final class NotifySocket {
         }
         return nil
     }
-}
-
-extension sockaddr_un {
-    static func make(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes.prefix(raw.count - 1))
-            raw[min(bytes.count, raw.count - 1)] = 0
-        }
-        return address
-    }
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

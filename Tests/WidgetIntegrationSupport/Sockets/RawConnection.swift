@@ -10,10 +10,7 @@ final class RawConnection {
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un.make(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = UnixAddress.connect(fd, path)
         guard fd >= 0, result == 0 else { throw FixtureError("cannot connect to \(path)") }
         // The deadline of every answer: a daemon that stops answering fails the test, not hangs it.
         var timeout = timeval(tv_sec: 30, tv_usec: 0)

@@ -35,10 +35,7 @@ final class StreamConnection {
         case .unix(let path):
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw FixtureError("socket: \(String(cString: strerror(errno)))") }
-            var address = sockaddr_un.make(path)
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let result = UnixAddress.connect(fd, path)
             guard result == 0 else {
                 let reason = String(cString: strerror(errno))
                 close(fd)

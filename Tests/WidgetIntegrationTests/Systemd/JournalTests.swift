@@ -100,9 +100,6 @@ enum RawDatagramCheck {
     static func canConnect(_ path: String) throws -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(fd) }
-        var address = sockaddr_un.make(path)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
+        return UnixAddress.connect(fd, path) == 0
     }
 }

@@ -210,10 +210,7 @@ extension Integration {
             // A socket that takes connections into its backlog and never answers them.
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(fd) }
-            var address = sockaddr_un.make(fixture.socketPath)
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let bound = UnixAddress.bind(fd, fixture.socketPath)
             #expect(fd >= 0 && bound == 0 && listen(fd, 64) == 0)
             let host = try WebHostProcess(fixture)
             let served = try StreamConnection.get(port: host.port, "/", within: 60)

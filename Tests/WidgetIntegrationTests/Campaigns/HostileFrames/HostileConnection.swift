@@ -43,10 +43,7 @@ final class HostileConnection: @unchecked Sendable {
     init(path: String, name: String) throws {
         self.name = name
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un.make(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = UnixAddress.connect(fd, path)
         guard fd >= 0, result == 0 else { throw FixtureError("cannot connect to \(path): \(String(cString: strerror(errno)))") }
         written.connections = 1
         let thread = Thread { [self] in readAnswers() }
