@@ -143,22 +143,41 @@ let package = Package(
             name: "WidgetProviderKitTests", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],
             swiftSettings: strict),
         .testTarget(
-            name: "WidgetCoreTests", dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay", "WidgetPictures"], swiftSettings: strict),
+            name: "WidgetCoreTests",
+            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetDisplay", "WidgetPictures", "WidgetTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "WidgetStoreTests",
-            dependencies: ["WidgetStore", "WidgetCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["WidgetStore", "WidgetCore", "WidgetTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .testTarget(
             name: "WidgetDaemonTests",
-            dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles"],
+            dependencies: ["WidgetDaemon", "WidgetCore", "WidgetStore", "WidgetProtocol", "WidgetDescriptorFiles", "WidgetTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetCore"], swiftSettings: strict),
+        .testTarget(name: "WidgetWebTests", dependencies: ["WidgetWeb", "WidgetCore", "WidgetTestSupport"], swiftSettings: strict),
         // widgetctl's commands without a daemon: the bar adapters' line over time.
         .testTarget(name: "WidgetCtlCommandsTests", dependencies: ["WidgetCtlCommands", "WidgetCore", "WidgetDisplay"], swiftSettings: strict),
+        // Folders by theme (Campaigns/, CLI/, Web/, Systemd/, Remote/, ...), each with the
+        // support only its tests use; what several share is in WidgetIntegrationSupport.
         .testTarget(
             name: "WidgetIntegrationTests",
-            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd"],
+            dependencies: ["WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetdClient", "CSystemd", "WidgetTestSupport", "WidgetIntegrationSupport"],
             swiftSettings: strict),
+        // Test support, shared by the test targets and used by nothing else. They are test
+        // targets, not plain ones, because `swift build` builds every plain target (the release
+        // build of the Debian package too, where `import Testing` does not resolve); tests reach
+        // their helpers with `@testable import`. Unit tests: a fixed epoch, a seeded generator,
+        // temporary folders, the engine harness with its in-memory store and scripted runner.
+        .testTarget(
+            name: "WidgetTestSupport",
+            dependencies: [
+                "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDaemon", "WidgetDescriptorFiles",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        // Integration tests: the daemon, process, socket, browser, bar and bus fixtures.
+        .testTarget(name: "WidgetIntegrationSupport", dependencies: ["WidgetTestSupport", "CSystemd"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// The reload budget (docs/overview.md): rolling 24-hour limit, minimum spacing, exemptions,
 /// deferral instead of dropping.

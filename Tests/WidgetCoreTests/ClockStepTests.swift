@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// The rules for a wall clock that jumps forward or goes back (docs/overview.md): dates later
 /// than the new now count as now, a reload due before the step and not yet run runs once, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Merging (docs/overview.md): one launch per provider for everything due
 /// within W, and duplicate requests collapsing.

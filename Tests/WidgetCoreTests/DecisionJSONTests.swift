@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Rotation decisions written without JSONEncoder (the journal's candidates, the decision
 /// log's rows) are byte for byte what `WidgetJSON.encoder` writes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Descriptor JSON (docs/widgets.md): parsing, exec resolution, and errors that name the field.
 @Suite("Descriptor parser")
@@ -166,7 +167,7 @@ struct DescriptorParserTests {
     func shippedDescriptorsParse(
         file: String, kind: String, families: [WidgetFamily], program: String, timeout: TimeInterval?
     ) throws {
-        let folder = packageRoot().appendingPathComponent("etc/widgetd/widgets.d")
+        let folder = Repository.url.appendingPathComponent("etc/widgetd/widgets.d")
         let url = folder.appendingPathComponent(file)
         let descriptors = try DescriptorParser.parse(try Data(contentsOf: url), path: url.path)
         let descriptor = try #require(descriptors.first)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Reloads follow what is seen: a budgeted reload of an instance no host has shown for
 /// `hiddenAfter` is held until a host shows it, and the daily limit of one no host has shown in

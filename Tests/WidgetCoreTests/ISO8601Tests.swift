@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// The one date format on the wire and in stored JSON: what is written must read back as the
 /// same text, however many times a value goes round (stack states and donations are stored as

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// `[limits]` of `widgetd.conf`, and the timeline check that push and provider answers share.
 @Suite("Limit settings")

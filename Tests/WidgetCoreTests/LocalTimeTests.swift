@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Donation affinity with local times read once per donation gives exactly what reading the
 /// calendar at every evaluation gave, including across daylight-saving changes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 @testable import WidgetProtocol
+@testable import WidgetTestSupport
 
 /// The params scanners against `JSONDecoder`: a value a scanner gives is the one the
 /// decoder gives (`==`, and the same JSON once encoded); where a scanner gives up, the

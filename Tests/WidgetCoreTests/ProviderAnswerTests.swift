@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 @testable import WidgetProtocol
+@testable import WidgetTestSupport
 
 /// A provider's `timeline` answer: the scan over its bytes against the reference path
 /// (`JSONDecoder` through a `JSONValue` tree). Wherever the scan gives a value it is the

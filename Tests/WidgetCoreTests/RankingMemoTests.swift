@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Stack evaluations that keep what they read of each member's relevance (`RankingMemo`)
 /// decide exactly as evaluations that read everything anew: two copies of random states are

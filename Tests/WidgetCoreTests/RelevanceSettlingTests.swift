@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Relevance history keeps only what ranking needs of earlier timelines (the score in force
 /// and each window's best), and answers exactly as if it kept every sample.

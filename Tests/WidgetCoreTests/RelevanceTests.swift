@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Relevance (docs/smart-stacks.md): the score in force, lapses, carry-over and scale invariance.
 @Suite("Relevance")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Reload policies (docs/overview.md) and Timeline JSON (docs/widgets.md).
 @Suite("Reload policies and Timeline JSON")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 import WidgetProtocol
+@testable import WidgetTestSupport
 
 /// Reading MQTT topics and payloads into remote updates, and the requests they become.
 @Suite("Remote messages")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// The remote reload budget: per target per rolling day, deferred beyond, never dropped.
 @Suite("Remote reload budget")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// `ReloadScheduler` (timing wheels, id table) against `ReferenceScheduler` (the same rules over
 /// heaps and a dictionary): random sequences of every operation, including a clock that goes

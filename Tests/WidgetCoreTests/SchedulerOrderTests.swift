@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// The one earliest-deadline structure (docs/overview.md): order of events,
 /// replacement of due dates and removal.

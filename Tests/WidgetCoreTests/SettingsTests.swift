@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// `widgetd.conf` parsing and the duration notation it uses.
 @Suite("Daemon settings")
 struct SettingsTests {
     @Test func shippedExampleFileGivesTheDefaults() throws {
-        let url = packageRoot().appendingPathComponent("etc/widgetd/widgetd.conf")
+        let url = Repository.url.appendingPathComponent("etc/widgetd/widgetd.conf")
         let text = try String(contentsOf: url, encoding: .utf8)
         let settings = try DaemonSettings.parse(text)
         #expect(settings == DaemonSettings())
@@ -21,7 +22,7 @@ struct SettingsTests {
 
     @Test func shippedExampleFileUncommentedGivesTheDefaultsToo() throws {
         // Every commented-out "#key = value" shows the default: enabling them all changes nothing.
-        let url = packageRoot().appendingPathComponent("etc/widgetd/widgetd.conf")
+        let url = Repository.url.appendingPathComponent("etc/widgetd/widgetd.conf")
         let text = try String(contentsOf: url, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix("#") && line.contains(" = ") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// `SimulationRun` stepped from outside, as the daemon steps it when it runs the providers.
 @Suite struct SimulationRunTests {

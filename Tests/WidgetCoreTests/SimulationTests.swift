@@ -1,4 +1,5 @@
 import Foundation
+@testable import WidgetTestSupport
 #if canImport(FoundationXML)
     import FoundationXML
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// The scheduler's indexed heap against a plain model: after any mix of inserts, moves and
 /// removals it yields the model's order, and the position table stays exact.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// The id table against a dictionary: inserts, removals from the middle of probe runs, and
 /// growth keep every id found at its slot and no other.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Rotation (docs/smart-stacks.md): margin, dwell, hourly cap, user hold, Smart Rotate off,
 /// return to the user's choice, and each held-back decision logged once.

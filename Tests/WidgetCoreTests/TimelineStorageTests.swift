@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// A timeline's entries live in one buffer (`TimelineStorage`); what goes in comes out.
 @Suite("Timeline storage")

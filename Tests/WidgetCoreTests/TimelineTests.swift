@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetCore
+@testable import WidgetTestSupport
 
 /// Timelines (docs/overview.md): sorting on arrival and which entry is current.
 @Suite("Timeline entry selection")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// The timing wheel against a plain model: after any mix of inserts, moves and removals, over
 /// dates from equal seconds to thousands of years apart and going back, it yields the model's

@@ -3,6 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// Authorization in the engine's step: the caller a connection reported, the owners the
 /// descriptors name, and what a refused request leaves behind (nothing).

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WidgetCore
 import WidgetDescriptorFiles
+@testable import WidgetTestSupport
 
 /// Descriptor files and provider programs on a real file system: modes and owners along the
 /// whole path (links resolved), and a descriptor's size known before it is read.
@@ -11,8 +12,7 @@ struct DescriptorFileModeTests {
     let directory: String
 
     init() throws {
-        directory = NSTemporaryDirectory() + "widgetd-modes-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = temporaryDirectory("wfm")
         chmod(directory, 0o755)
     }
 

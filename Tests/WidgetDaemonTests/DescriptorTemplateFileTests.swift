@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 import WidgetDescriptorFiles
+@testable import WidgetTestSupport
 
 /// A descriptor's templates are compiled, and its HTML template read, when the file is read:
 /// a template a host could not render refuses the file with where it went wrong.
@@ -10,7 +11,7 @@ struct DescriptorTemplateFileTests {
     let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)").path
+        folder = temporaryDirectory("wtf")
         try FileManager.default.createDirectory(atPath: folder + "/templates", withIntermediateDirectories: true)
     }
 

@@ -3,6 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// An instance a stored row of which does not decode (issue 22): listed as failed with why,
 /// refused every change but `remove`, and removable only by who may remove its kind's instances.

@@ -3,6 +3,7 @@ import NIOCore
 import Synchronization
 import WidgetCore
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// The three clocks of a machine that suspends, driven by hand: the wall clock (which a step
 /// sets), CLOCK_BOOTTIME (which counts suspend) and the monotonic clock the wake-up timer runs

@@ -3,6 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// The method table serves every spec once, with the spec's access.
 @Suite struct MethodTableTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WidgetCore
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// Clock jumps (docs/overview.md), on the real clock's code path (an injected wall clock): after a jump
 /// forward the engine's tick tells every entry change in between, in order, each with its own

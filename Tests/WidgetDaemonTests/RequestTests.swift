@@ -3,6 +3,7 @@ import Testing
 import WidgetCore
 import WidgetProtocol
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// Requests through the engine as the socket hands them over, without a socket or a process.
 @Suite struct RequestTests {

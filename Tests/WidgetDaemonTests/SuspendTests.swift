@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WidgetCore
 @testable import WidgetDaemon
+@testable import WidgetTestSupport
 
 /// Time across suspend and wall-clock steps on the real clock's code path (docs/overview.md):
 /// the wake-up timer runs on the monotonic clock, and a resume or a step reaches the engine as

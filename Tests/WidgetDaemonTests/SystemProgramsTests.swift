@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetDescriptorFiles
+@testable import WidgetTestSupport
 
 /// Provider programs looked for as a launch finds them, so a missing one is reported when
 /// descriptors load.
@@ -9,7 +10,7 @@ struct SystemProgramsTests {
     let directory: String
 
     init() throws {
-        directory = NSTemporaryDirectory() + "widgetd-programs-" + UUID().uuidString
+        directory = temporaryDirectory("wsp")
         try FileManager.default.createDirectory(atPath: directory + "/dir", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: directory + "/run", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
         _ = FileManager.default.createFile(atPath: directory + "/plain", contents: Data(), attributes: [.posixPermissions: 0o644])

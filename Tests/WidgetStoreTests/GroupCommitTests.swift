@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// Group commit: concurrent `apply` calls share transactions, and each keeps its own
 /// all-or-nothing promise.
 @Suite struct GroupCommitTests {
-    let directory: String = {
-        var template = Array("/tmp/wgc-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wgc")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     @Test func concurrentAppliesAllCommitAndSurviveAReopen() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -56,8 +53,7 @@ import WidgetCore
 /// commit (GRDB's pool default, NORMAL, would not).
 @Suite struct DurabilitySettingTests {
     @Test func theWriterSyncsEveryCommit() async throws {
-        var template = Array("/tmp/wds-XXXXXX".utf8CString)
-        let directory = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        let directory = temporaryDirectory("wds")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteStateStore(directory: directory)
         let level = try await store.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }

@@ -4,17 +4,14 @@ import Synchronization
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// Issue 22, defect 10: a stored row that does not decode is left out and reported (its
 /// instance shown as failed), the rest of the state loads, and nothing is written to the file
 /// until the store is opened for writing.
 @Suite struct QuarantineTests {
-    let directory: String = {
-        var template = Array("/tmp/wsq-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wsq")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
     var database: String { directory + "/state.sqlite" }
 
     func instance(_ id: String, created: Double) -> WidgetInstance {

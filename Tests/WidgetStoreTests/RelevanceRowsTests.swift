@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// Settled relevance samples are rows (migration v6): appended and deleted by each reload,
 /// not one JSON document rewritten.
 @Suite struct RelevanceRowsTests {
-    let directory: String = {
-        var template = Array("/tmp/wrr-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wrr")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     func sample(_ minutes: Double, _ score: Double) -> RelevanceSample {
         RelevanceSample(date: t0 + minutes * 60, score: score, duration: 0)

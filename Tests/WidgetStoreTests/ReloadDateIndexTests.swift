@@ -3,15 +3,12 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// Migration v7: the reload history is pruned by date through an index, not a table scan.
 @Suite struct ReloadDateIndexTests {
-    let directory: String = {
-        var template = Array("/tmp/wrd-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wrd")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     @Test func aVersion5DatabaseGainsTheIndexAndKeepsItsHistory() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// `[limits]` retention in the store: the newest donations by date and the newest decisions
 /// are kept, through indexes rather than sorts of the whole table.
 @Suite struct RetentionStoreTests {
-    let directory: String = {
-        var template = Array("/tmp/wrs-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wrs")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     func donation(_ id: String, minutes: Double) -> Donation {
         Donation(intentType: "T", parameters: [:], date: t0 + minutes * 60, id: id)

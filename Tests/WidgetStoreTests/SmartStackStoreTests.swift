@@ -2,15 +2,12 @@ import Foundation
 import Testing
 import WidgetCore
 import WidgetStore
+@testable import WidgetTestSupport
 
 /// The v2 tables: stacks, donations, the decision log and (v6) relevance rows survive a reopen.
 @Suite struct SmartStackStoreTests {
-    let directory: String = {
-        var template = Array("/tmp/wst-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wst")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     func donation(_ id: String?, group: String?, minutes: Double) -> Donation {
         Donation(intentType: "T", parameters: ["p": .string(id ?? "x")], date: t0 + minutes * 60, id: id, group: group)

@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// The start-up read takes every table in the order it lies on disk; what it hands over is in
 /// placement order with each timeline next to its instance, as a sorted, joined read gave.
 @Suite struct StartupReadTests {
-    let directory: String = {
-        var template = Array("/tmp/wsr-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wsr")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     func instance(_ id: String, created: Date, kind: String = "k") -> WidgetInstance {
         WidgetInstance(id: id, kind: kind, family: .accessoryRectangular, configuration: [:], created: created)

@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import WidgetCore
 @testable import WidgetStore
+@testable import WidgetTestSupport
 
 /// Timelines are stored as a head row plus one row per entry (migration v5); entry content
 /// keeps its JSON text exactly.
 @Suite struct TimelineRowsTests {
-    let directory: String = {
-        var template = Array("/tmp/wtr-XXXXXX".utf8CString)
-        return String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
-    }()
+    let directory = temporaryDirectory("wtr")
 
-    let t0 = ISO8601.date(from: "2026-01-05T08:00:00Z")!
 
     func instance(_ id: String) -> WidgetInstance {
         WidgetInstance(id: id, kind: "k", family: .systemSmall, configuration: ["city": .string("Oslo")], created: t0)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetCore
 @testable import WidgetWeb
+@testable import WidgetTestSupport
 
 /// The page's stacks and cards as the host renders them for `/` and `/api/page`.
 @Suite("Page markup")
@@ -77,7 +78,7 @@ struct HTMLFragmentTests {
             #expect(HTMLFragment.contained(html) == html)
         }
         // The shipped examples' templates.
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../etc/widgetd/widgets.d/templates").standardized
+        let folder = Repository.url.appendingPathComponent("etc/widgetd/widgets.d/templates")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }
         #expect(files.count >= 7)
         for file in files {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Actions in the pure core: entries carry them through every reader and the compact storage;
 /// `perform` is checked against the entry shown; the instance is invalidated until the reload

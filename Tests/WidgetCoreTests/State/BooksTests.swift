@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// The books the state keeps: records per instance, stacks, donations.
 @Suite struct BooksTests {

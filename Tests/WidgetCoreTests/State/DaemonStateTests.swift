@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// The state's changes on a manual clock: each is planned against the state as it is, changes
 /// nothing until applied, and carries its consequences (evaluations, decisions, events).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Stacks marked together are evaluated as one plan: the same decisions and stack states as
 /// a plan per stack, with the decision log trimmed once, after the last decision.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// `invalidateRelevance`: fresh relevance replaces the shown timeline's samples and nothing
 /// else; an answer about content that has changed since it was asked is dropped.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// One record per instance, kept small: its position table and its out-of-line fields.
 @Suite struct InstanceRecordTests {

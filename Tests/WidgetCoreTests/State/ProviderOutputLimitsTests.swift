@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// Byte limits beside the row limits (`max-donation-bytes`, `max-configuration-bytes`) and the
 /// rate of launches a caller may cause (`preview-launches-per-minute`), on a manual clock.

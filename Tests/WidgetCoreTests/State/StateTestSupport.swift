@@ -1,5 +1,6 @@
 import Foundation
 @testable import WidgetCore
+@testable import WidgetTestSupport
 
 /// A state with descriptors from JSON text, in UTC, with ids drawn from a fixed seed.
 func makeState(_ descriptors: String = StateFixtures.clock, settings: DaemonSettings = DaemonSettings()) -> DaemonState {
