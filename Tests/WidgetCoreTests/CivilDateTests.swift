@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetTestSupport
 import WidgetCore
 
 /// The one calendar arithmetic: days and civil dates convert both ways, as Foundation's

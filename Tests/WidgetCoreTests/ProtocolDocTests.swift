@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetTestSupport
 import WidgetCore
 import WidgetProtocol
 
@@ -55,7 +56,7 @@ import WidgetProtocol
 
     /// The rows of the table under `| method | access | params | result |`.
     static func rows() throws -> [Row] {
-        let text = try String(contentsOf: packageRoot().appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let text = try String(contentsOf: Repository.url.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.firstIndex(of: "| method | access | params | result |"), "the method table's header")
         var rows: [Row] = []

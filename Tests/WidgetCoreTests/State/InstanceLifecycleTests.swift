@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetCore
 
 /// Everything widgetd knows about an instance is its record, what the books derive from their

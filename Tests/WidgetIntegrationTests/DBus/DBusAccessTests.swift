@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetIntegrationSupport
 
 extension Integration {
     /// A D-Bus caller is who the bus says it is, and meets the socket's access policy: real test

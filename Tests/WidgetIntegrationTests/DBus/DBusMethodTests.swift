@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetIntegrationSupport
 
 extension Integration {
     /// `WidgetCenter1` on a real dbus-daemon, through `busctl` and `gdbus`: what introspection

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetIntegrationSupport
 
 extension Integration {
     /// widgetd and its bus going away under each other: the socket is served throughout, and

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetIntegrationSupport
 
 extension Integration {
     /// `WidgetCenter1`'s signals, as `gdbus monitor` receives them: the event stream's entry

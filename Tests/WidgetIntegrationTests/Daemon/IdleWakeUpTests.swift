@@ -64,7 +64,7 @@ extension Integration {
             let host = try WebHostProcess(fixture)
             defer { host.stop() }
             // A browser loads the page and leaves.
-            let page = try TCPConnection.get(port: host.port, "/")
+            let page = try StreamConnection.get(port: host.port, "/")
             #expect(page.contains("<html"), "page: \(page.prefix(300))")
 
             let previous = try ThreadSwitches.settled(host.processIdentifier)

@@ -1,4 +1,5 @@
 import Foundation
+@testable import WidgetIntegrationSupport
 
 /// `swift` run on a provider package for `StandaloneSDK`, under a deadline that fails the test
 /// naming it.

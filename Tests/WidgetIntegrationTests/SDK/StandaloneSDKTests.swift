@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import WidgetIntegrationSupport
+@testable import WidgetTestSupport
 import WidgetCore
 import WidgetProtocol
 
@@ -66,7 +68,7 @@ extension Integration {
             // Where scripts/package installs the sources (packaging/verify checks they are there).
             #expect(docs.contains(#".package(path: "/usr/share/widgetd/widgetd-sdk")"#), "docs/widgets.md gives the installed .package line")
 
-            let root = TestPaths.temporaryDirectory()
+            let root = temporaryDirectory("wsdk")
             defer { try? FileManager.default.removeItem(atPath: root) }
             let files = FileManager.default
             // Only what the package is made of: a build folder left in the repository's copy
