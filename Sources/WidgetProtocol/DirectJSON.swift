@@ -5,9 +5,9 @@ import WidgetCore
 /// (sorted keys, slashes unescaped), without Foundation's `JSONEncoder`.
 ///
 /// Why: the answers to `reloadTimelines` and `donate`, the requests apps send most, are a
-/// list of instance ids. Through `JSONEncoder` they cost about 18% of the daemon's CPU per
-/// reload request (generic metadata lookups, boxing, a dictionary per level); written
-/// directly they cost a copy of the ids.
+/// list of instance ids. Through `JSONEncoder` they cost a large share of a reload request's
+/// CPU (generic metadata lookups, boxing, a dictionary per level; Benchmarks/FINDINGS.md has
+/// the profile); written directly they cost a copy of the ids.
 public protocol DirectJSONEncodable: Encodable {
     func writeJSON(to out: inout JSONText)
 }

@@ -3,9 +3,9 @@ import Foundation
 /// What ranking read of one instance's relevance at an evaluation, kept with the stack so the
 /// next evaluation can skip reading the history again while it provably says the same.
 ///
-/// An affinity slot makes most stacks with donations due every 15 minutes, and each of those
-/// evaluations used to walk every member's relevance history again although nothing in it had
-/// changed. `RelevanceHistory.nextChange` bounds how long the score in force and the relative
+/// An affinity slot makes most stacks with donations due every 15 minutes, and without the
+/// memo each of those evaluations would walk every member's relevance history again although
+/// nothing in it had changed. `RelevanceHistory.nextChange` bounds how long the score in force and the relative
 /// relevance hold, so both are kept until then. Affinity is not kept: it changes at every slot.
 public struct RankingMemo: Sendable {
     public var instance: InstanceID
