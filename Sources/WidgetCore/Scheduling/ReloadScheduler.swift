@@ -122,14 +122,20 @@ public struct ReloadScheduler: Sendable {
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
     }
 
-    /// What hosts show of the instance: when one last showed it (nil: never), and whether one
-    /// shows it now. A reload held while it was hidden becomes due at once when it is shown.
-    public mutating func setShown(_ id: InstanceID, last: Date?, showing: Bool) {
+    /// Since when no host has shown the instance (`InstanceRecord.hiddenSince`; nil while one
+    /// shows it or none ever has). A reload held while it was hidden becomes due at once when
+    /// it is shown.
+    public mutating func setHiddenSince(_ id: InstanceID, _ hiddenSince: Date?) {
         guard let index = slot(of: id) else { return }
-        let hiddenSince = showing ? nil : last
         guard slots[Int(index)].hiddenSince != hiddenSince else { return }
         slots[Int(index)].hiddenSince = hiddenSince
         reschedule(index)
+    }
+
+    /// The hidden-since date the slot orders its reload by (nil for an unknown id): the state
+    /// keeps it equal to its record's.
+    public func hiddenSince(_ id: InstanceID) -> Date? {
+        slot(of: id).flatMap { slots[Int($0)].hiddenSince }
     }
 
     /// The daily limit that applies to the instance at `now` (lowered once no host has shown

@@ -37,6 +37,11 @@ public struct InstanceRecord: Sendable, Hashable {
         set { lastVisibleSeconds = newValue?.timeIntervalSinceReferenceDate ?? -.infinity }
     }
 
+    /// Since when no host has shown it: its last time shown while no host's report has it,
+    /// nil while one has or none ever showed it. The scheduler orders its reload by this (a
+    /// budgeted reload is held, then its daily limit lowered, the longer it is hidden).
+    public var hiddenSince: Date? { visible ? nil : lastVisible }
+
     /// Its relevance scores over time; empty for most instances.
     public var relevance: RelevanceHistory {
         get { rare?.relevance ?? RelevanceHistory() }
