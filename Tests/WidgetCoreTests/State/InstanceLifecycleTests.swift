@@ -97,9 +97,11 @@ struct InstanceLifecycleTests {
     /// What a slot orders its reload by and the record also says is the record's: since when
     /// no host has shown the instance.
     static func expectSlotsFollowRecords(_ state: DaemonState, after action: String) {
-        for record in state.instances.all where state.scheduler.hiddenSince(record.id) != record.hiddenSince {
+        for record in state.instances.all {
+            let slot = state.scheduler.hiddenSince(record.id)
+            guard slot != record.hiddenSince else { continue }
             Issue.record(
-                "after \(action), \(record.id): slot hidden since \(String(describing: state.scheduler.hiddenSince(record.id))), record \(String(describing: record.hiddenSince))")
+                "after \(action), \(record.id): slot hidden since \(String(describing: slot)), record \(String(describing: record.hiddenSince))")
         }
     }
 
