@@ -20,7 +20,7 @@ struct HiddenReloadTests {
 
     @Test func aPolicyReloadPastTheHiddenTimeIsHeldUntilShown() {
         var scheduler = scheduler()
-        scheduler.setShown("w", last: t0, showing: false)
+        scheduler.setHiddenSince("w", t0)
         scheduler.setPolicyDue("w", t0 + 5 * Self.hours)
         #expect(scheduler.nextDeadline() == t0 + 5 * Self.hours)
         // A reload wanted once six hours have passed without a host showing it waits.
@@ -31,7 +31,7 @@ struct HiddenReloadTests {
         #expect(held?.heldReason == .policy)
         #expect(scheduler.popDue(now: t0 + 30 * Self.hours).isEmpty)
         // Refresh on reveal: a host shows it, and the reload is due at once.
-        scheduler.setShown("w", last: t0 + 30 * Self.hours, showing: true)
+        scheduler.setHiddenSince("w", nil)
         #expect(scheduler.nextDeadline() == t0 + 7 * Self.hours)
         let events = scheduler.popDue(now: t0 + 30 * Self.hours)
         #expect(events.compactMap(\.batch).flatMap(\.members).map(\.reason) == [.policy])
@@ -41,7 +41,7 @@ struct HiddenReloadTests {
         var scheduler = scheduler()
         scheduler.setPolicyDue("w", t0 + 30 * Self.hours)
         #expect(scheduler.nextDeadline() == t0 + 30 * Self.hours)  // never shown: as before
-        scheduler.setShown("w", last: t0, showing: false)
+        scheduler.setHiddenSince("w", t0)
         #expect(scheduler.nextDeadline() == nil)
         scheduler.request("w", reason: .userInitiated, at: t0 + 8 * Self.hours)
         #expect(scheduler.nextDeadline() == t0 + 8 * Self.hours)
@@ -50,22 +50,22 @@ struct HiddenReloadTests {
 
     @Test func anInstanceShownNowIsNeverHeld() {
         var scheduler = scheduler()
-        scheduler.setShown("w", last: t0, showing: true)
+        scheduler.setHiddenSince("w", nil)
         scheduler.setPolicyDue("w", t0 + 48 * Self.hours)
         #expect(scheduler.nextDeadline() == t0 + 48 * Self.hours)
         // The host stops showing it at +47 h: the reload an hour later still runs.
-        scheduler.setShown("w", last: t0 + 47 * Self.hours, showing: false)
+        scheduler.setHiddenSince("w", t0 + 47 * Self.hours)
         #expect(scheduler.nextDeadline() == t0 + 48 * Self.hours)
     }
 
     @Test func holdsAreOffWithAZeroHiddenTimeOrWithoutTheBudget() {
         var off = scheduler(hiddenAfter: 0)
-        off.setShown("w", last: t0, showing: false)
+        off.setHiddenSince("w", t0)
         off.setPolicyDue("w", t0 + 7 * Self.hours)
         #expect(off.nextDeadline() == t0 + 7 * Self.hours)
         var unbudgeted = scheduler()
         unbudgeted.updateBudget(ReloadBudget(limit: 70, spacing: 300, enabled: false, hiddenAfter: 6 * Self.hours))
-        unbudgeted.setShown("w", last: t0, showing: false)
+        unbudgeted.setHiddenSince("w", t0)
         unbudgeted.setPolicyDue("w", t0 + 7 * Self.hours)
         #expect(unbudgeted.nextDeadline() == t0 + 7 * Self.hours)
     }
@@ -75,13 +75,13 @@ struct HiddenReloadTests {
         var scheduler = scheduler(hiddenAfter: 0, hiddenLimit: 3)
         let start = t0 + 25 * Self.hours
         scheduler.restoreHistory("w", dates: [start - 3000, start - 2000, start - 1000])
-        scheduler.setShown("w", last: t0, showing: false)
+        scheduler.setHiddenSince("w", t0)
         #expect(scheduler.budgetLimit("w", now: start) == 3)
         #expect(scheduler.budgetLimit("w", now: t0 + 23 * Self.hours) == 70)
         scheduler.setPolicyDue("w", start)
         // Three budgeted reloads in the window: the next waits until the oldest leaves it.
         #expect(scheduler.nextDeadline() == start - 3000 + 86_400)
-        scheduler.setShown("w", last: start, showing: true)
+        scheduler.setHiddenSince("w", nil)
         #expect(scheduler.budgetLimit("w", now: start) == 70)
         #expect(scheduler.nextDeadline() == start)
     }

@@ -116,9 +116,9 @@ struct ReferenceScheduler: Sendable {
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
     }
 
-    mutating func setShown(_ id: InstanceID, last: Date?, showing: Bool) {
-        guard let index = slotOfID[id], slots[Int(index)].hiddenSince != (showing ? nil : last) else { return }
-        slots[Int(index)].hiddenSince = showing ? nil : last
+    mutating func setHiddenSince(_ id: InstanceID, _ hiddenSince: Date?) {
+        guard let index = slotOfID[id], slots[Int(index)].hiddenSince != hiddenSince else { return }
+        slots[Int(index)].hiddenSince = hiddenSince
         reschedule(index)
     }
 

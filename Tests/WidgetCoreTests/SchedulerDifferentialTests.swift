@@ -143,7 +143,8 @@ struct SchedulerDifferentialTests {
                 // A host shows the instance, stops showing it, or it was last shown long ago.
                 let showing = rng.next() % 3 == 0
                 let last: Date? = rng.next() % 5 == 0 ? nil : now - TimeInterval(rng.next() % 100_000)
-                pair.apply({ $0.setShown(id, last: last, showing: showing) }, { $0.setShown(id, last: last, showing: showing) })
+                let hidden = showing ? nil : last
+                pair.apply({ $0.setHiddenSince(id, hidden) }, { $0.setHiddenSince(id, hidden) })
                 #expect(pair.sut.budgetLimit(id, now: now) == pair.model.budgetLimit(id, now: now))
             default:
                 // A wake-up, on time or late; now and then at an earlier instant than the last

@@ -6,11 +6,12 @@ import Foundation
 /// events to carry out. Pure: time is always passed in.
 ///
 /// A slot is an instance's reload timing: besides its places in the wheels, what its due date
-/// is worked out from (policy date, merged request, budget history, when a host last showed it
-/// while none does, whether a launch runs). They sit in the slot because every move of the slot
-/// reads them, and a launch reads them for each partner it considers, without a lookup by id.
-/// Everything else known of the instance is its `InstanceRecord`; `DaemonState.removeInstance`
-/// removes both.
+/// is worked out from (policy date, merged request, budget history, whether a launch runs, and
+/// since when no host has shown it). They sit in the slot because every move of the slot reads
+/// them, and a launch reads them for each partner it considers, without a lookup by id. The
+/// hidden-since date is the record's `InstanceRecord.hiddenSince`, which the state passes on
+/// whenever it changes (`setHiddenSince`); the rest is the schedule's own. Everything else known
+/// of the instance is its `InstanceRecord`; `DaemonState.removeInstance` removes both.
 ///
 /// Instances live in dense slots, found by id once per call (`SlotIndex`). Each slot has at most
 /// one handle in the due wheel per purpose (its next entry change and its next reload, moved in
@@ -122,14 +123,20 @@ public struct ReloadScheduler: Sendable {
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
     }
 
-    /// What hosts show of the instance: when one last showed it (nil: never), and whether one
-    /// shows it now. A reload held while it was hidden becomes due at once when it is shown.
-    public mutating func setShown(_ id: InstanceID, last: Date?, showing: Bool) {
+    /// Since when no host has shown the instance (`InstanceRecord.hiddenSince`; nil while one
+    /// shows it or none ever has). A reload held while it was hidden becomes due at once when
+    /// it is shown.
+    public mutating func setHiddenSince(_ id: InstanceID, _ hiddenSince: Date?) {
         guard let index = slot(of: id) else { return }
-        let hiddenSince = showing ? nil : last
         guard slots[Int(index)].hiddenSince != hiddenSince else { return }
         slots[Int(index)].hiddenSince = hiddenSince
         reschedule(index)
+    }
+
+    /// The hidden-since date the slot orders its reload by (nil for an unknown id): the state
+    /// keeps it equal to its record's.
+    public func hiddenSince(_ id: InstanceID) -> Date? {
+        slot(of: id).flatMap { slots[Int($0)].hiddenSince }
     }
 
     /// The daily limit that applies to the instance at `now` (lowered once no host has shown
@@ -507,8 +514,8 @@ public struct ReloadScheduler: Sendable {
             self.inUse = inUse
         }
 
-        /// When a host last showed the instance, while none shows it now; nil when one does or
-        /// none ever has (neither is held).
+        /// `InstanceRecord.hiddenSince`, as last passed on: nil when a host shows the instance
+        /// or none ever has (neither is held).
         var hiddenSince: Date? {
             get { hiddenSinceValue.isNaN ? nil : Date(timeIntervalSinceReferenceDate: hiddenSinceValue) }
             set { hiddenSinceValue = newValue?.timeIntervalSinceReferenceDate ?? .nan }

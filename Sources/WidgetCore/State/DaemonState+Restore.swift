@@ -49,9 +49,10 @@ extension DaemonState {
                 }
             }
             if !lastVisible.isEmpty, let shown = lastVisible[instance.id] {
+                // No host's report survives a restart (the record is not `visible`): each host
+                // shows again what it shows.
                 record.lastVisible = shown
-                // No host's report survives a restart: each shows again what it shows.
-                scheduler.setShown(instance.id, last: shown, showing: false)
+                scheduler.setHiddenSince(instance.id, record.hiddenSince)
             }
             records.append(record)
         }

@@ -15,18 +15,16 @@ extension DaemonState {
         }
         plan.effect { state in
             for id in hidden {
-                state.instances.update(id) { record in
+                state.updateShown(id) { record in
                     record.visible = false
                     record.lastVisible = now
                 }
-                state.scheduler.setShown(id, last: now, showing: false)
             }
             for id in shown {
-                state.instances.update(id) { record in
+                state.updateShown(id) { record in
                     record.visible = true
                     record.lastVisible = now
                 }
-                state.scheduler.setShown(id, last: now, showing: true)
             }
         }
         return plan
@@ -38,9 +36,16 @@ extension DaemonState {
     public mutating func noteShown(_ id: InstanceID?, at now: Date) -> StoreChange? {
         guard let id, let record = instances[id] else { return nil }
         let previous = record.lastVisible
-        instances.update(id) { $0.lastVisible = now }
-        scheduler.setShown(id, last: now, showing: record.visible)
+        updateShown(id) { $0.lastVisible = now }
         if let previous, abs(now.timeIntervalSince(previous)) < 60 { return nil }
         return .putVisibility(id, lastVisible: now)
+    }
+
+    /// Changes what the record says of hosts showing the instance (`visible`, `lastVisible`),
+    /// and passes what the schedule orders by, its `hiddenSince`, on to its slot: the one way
+    /// those fields change, so the slot's date is always the record's.
+    mutating func updateShown(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
+        instances.update(id, change)
+        scheduler.setHiddenSince(id, instances.read(id) { $0.pointee.hiddenSince } ?? nil)
     }
 }

@@ -140,6 +140,7 @@ public struct DaemonState: Sendable {
         let id = record.id
         instances.put(record)
         scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind))
+        scheduler.setHiddenSince(id, record.hiddenSince)
         if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted) }
     }
 

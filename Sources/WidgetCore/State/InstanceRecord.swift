@@ -7,8 +7,9 @@ import Foundation
 /// Removing an instance is `DaemonState.removeInstance`: it takes the record out of the
 /// `InstanceBook`, whose derived indexes (the visible set, the donation matches) follow its
 /// records, and the instance's slot out of the `ReloadScheduler`, which keeps its reload timing
-/// (due dates, budget history, the request it merged, whether a host shows it, whether a launch
-/// runs). The stacks that hold it are stored rows of their own, changed by the same plan.
+/// (due dates, budget history, the request it merged, whether a launch runs, and a copy of
+/// `hiddenSince` passed on by `DaemonState.updateShown`). The stacks that hold it are stored
+/// rows of their own, changed by the same plan.
 ///
 /// A record is held per instance, a million of them, so it is kept small: what most instances
 /// never have (relevance, a stored request, matched donations, a failure streak, rate windows)
@@ -36,6 +37,11 @@ public struct InstanceRecord: Sendable, Hashable {
         get { lastVisibleSeconds == -.infinity ? nil : Date(timeIntervalSinceReferenceDate: lastVisibleSeconds) }
         set { lastVisibleSeconds = newValue?.timeIntervalSinceReferenceDate ?? -.infinity }
     }
+
+    /// Since when no host has shown it: its last time shown while no host's report has it,
+    /// nil while one has or none ever showed it. The scheduler orders its reload by this (a
+    /// budgeted reload is held, then its daily limit lowered, the longer it is hidden).
+    public var hiddenSince: Date? { visible ? nil : lastVisible }
 
     /// Its relevance scores over time; empty for most instances.
     public var relevance: RelevanceHistory {

@@ -25,6 +25,7 @@ struct InstanceLifecycleTests {
         var random = SplitMix64(seed: seed)
         var state = try Self.randomState(&random)
         let before = Dump(state)
+        Self.expectSlotsFollowRecords(state, after: "the random state")
 
         let kind = Self.kinds.randomElement(using: &random)!
         let hasProvider = kind != "k.push"
@@ -37,13 +38,16 @@ struct InstanceLifecycleTests {
         var running: [Launch] = []
 
         // What may happen to the instance, in a random order, each at most once.
-        let actions = ["visible", "launch", "reload", "push", "configure", "windows", "hidden", "fail"].shuffled(using: &random)
+        let actions = ["visible", "launch", "reload", "push", "configure", "windows", "hidden", "fail", "shown"].shuffled(using: &random)
         for action in actions where Bool.random(using: &random) {
             switch action {
             case "visible":
                 state.apply(try state.planVisible(state.instances.visible.sorted() + [id], at: Self.now))
             case "hidden":
                 state.apply(try state.planVisible(state.instances.visible.filter { $0 != id }.sorted(), at: Self.now))
+            case "shown":
+                // `stack show` by a host, later than the reports.
+                _ = state.noteShown(id, at: Self.now + 1)
             case "launch", "fail":
                 let failing = action == "fail"
                 running += Self.step(&state) { launch in
@@ -70,6 +74,7 @@ struct InstanceLifecycleTests {
                 Issue.record("no action \(action)")
             }
             Self.settleStacks(&state)
+            Self.expectSlotsFollowRecords(state, after: action)
         }
         #expect(state.instances[id] != nil)
         #expect(state.scheduler.contains(id))
@@ -86,6 +91,17 @@ struct InstanceLifecycleTests {
         for (label, old, new) in before.differences(from: after) {
             Issue.record(
                 "seed \(seed), kind \(kind), stack \(stack ?? "none"), actions \(actions): \(label) differs:\n before: \(old)\n after:  \(new)")
+        }
+    }
+
+    /// What a slot orders its reload by and the record also says is the record's: since when
+    /// no host has shown the instance.
+    static func expectSlotsFollowRecords(_ state: DaemonState, after action: String) {
+        for record in state.instances.all {
+            let slot = state.scheduler.hiddenSince(record.id)
+            guard slot != record.hiddenSince else { continue }
+            Issue.record(
+                "after \(action), \(record.id): slot hidden since \(String(describing: slot)), record \(String(describing: record.hiddenSince))")
         }
     }
 
