@@ -9,10 +9,10 @@ import WidgetdClient
 /// the browsers (event `daemon`) so they show it and read the page again once it is back.
 final class DaemonSubscription: Service, Sendable {
     private let socketPath: String?
-    private let hub: EventHub
+    private let hub: BrowserHub
     private let reporter: VisibilityReporter
 
-    init(socketPath: String?, hub: EventHub, reporter: VisibilityReporter) {
+    init(socketPath: String?, hub: BrowserHub, reporter: VisibilityReporter) {
         self.socketPath = socketPath
         self.hub = hub
         self.reporter = reporter

@@ -27,7 +27,7 @@ public struct WebHost: Sendable {
         if let note = fit.note { FileHandle.standardError.write(Data(note.utf8)) }
         let daemon = DaemonClient(socketPath: socketPath)
         let reporter = VisibilityReporter(daemon: daemon)
-        let hub = EventHub { shown in reporter.submit(shown) }
+        let hub = BrowserHub { shown in reporter.submit(shown) }
         let subscription = DaemonSubscription(socketPath: socketPath, hub: hub, reporter: reporter)
         let router = Router()
         // Outermost, so the guard's refusals and every error carry the framing headers too.

@@ -17,7 +17,7 @@ struct WebRoutes: Sendable {
     static let logLimits = 1...100_000
 
     let daemon: DaemonClient
-    let hub: EventHub
+    let hub: BrowserHub
     let renderer: CardRenderer
 
     func add(to router: Router<BasicRequestContext>) {
@@ -105,7 +105,7 @@ struct WebRoutes: Sendable {
 
     /// Writes each event until the stream ends (the browser left, or the host stops).
     private static func pass(
-        _ events: AsyncStream<String>, to writer: inout any ResponseBodyWriter, keepingAlive id: Int, _ hub: EventHub
+        _ events: AsyncStream<String>, to writer: inout any ResponseBodyWriter, keepingAlive id: Int, _ hub: BrowserHub
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -61,7 +61,7 @@ struct WebHostPartsTests {
 
     @Test func theHubReportsTheUnionOfWhatBrowsersShowAndForgetsABrowserThatLeaves() {
         let reports = Reports()
-        let hub = EventHub { reports.append($0) }
+        let hub = BrowserHub { reports.append($0) }
         let first = hub.connect().id
         let second = hub.connect().id
         #expect(hub.show(["a", "b"], client: first))

@@ -47,7 +47,7 @@ struct Daemon {
             (settings, access) = try SettingsLoader.loadWithAccess(
                 path: options.configPath, budgetDisabled: options.budgetDisabled, singleUser: options.userService)
         } catch {
-            throw SettingsError(underlying: error)
+            throw SettingsFileError(underlying: error)
         }
         if options.userService, let own = options.widgetsDirectories.last {
             // Made when missing so that it is watched from the start: a file the user drops
@@ -122,7 +122,7 @@ struct Daemon {
                     settings: settings.remote, broker: broker, engine: engine, stateDirectory: options.stateDirectory, logger: logger)
             }
         } catch {
-            throw SettingsError(underlying: error)
+            throw SettingsFileError(underlying: error)
         }
         // Without --dbus nothing about D-Bus runs. A bus that cannot be reached is logged and
         // tried again later: the socket is served either way.

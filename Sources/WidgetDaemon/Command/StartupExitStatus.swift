@@ -27,14 +27,14 @@ public enum StartupExitStatus {
             case .notWritable: stateNotWritable
             case .other: failure
             }
-        case is SettingsError: badConfiguration
+        case is SettingsFileError: badConfiguration
         default: failure
         }
     }
 }
 
 /// widgetd.conf could not be read or parsed (at start-up).
-struct SettingsError: Error, CustomStringConvertible {
+struct SettingsFileError: Error, CustomStringConvertible {
     var underlying: any Error
     var description: String { "\(underlying)" }
 }

@@ -4,7 +4,7 @@ import WidgetCore
 /// The browsers connected to `/events`. Each gets every daemon event as a server-sent event
 /// and reports what its page shows; what all of them show together is what the host reports
 /// to widgetd, so an instance no browser shows is never reported as visible.
-final class EventHub: Sendable {
+final class BrowserHub: Sendable {
     private struct Client {
         var events: AsyncStream<String>.Continuation
         var shown: Set<InstanceID> = []
