@@ -69,36 +69,15 @@ enum DBusMessageCoding {
             try check(sd_bus_message_read_basic(message, type, &pointer))
             return .string(pointer.map { String(cString: $0) } ?? "")
         case UInt8(ascii: "b"):
-            var value: Int32 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .bool(value != 0)
-        case UInt8(ascii: "y"):
-            var value: UInt8 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(Int64(value))
-        case UInt8(ascii: "n"):
-            var value: Int16 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(Int64(value))
-        case UInt8(ascii: "q"):
-            var value: UInt16 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(Int64(value))
-        case UInt8(ascii: "i"), UInt8(ascii: "h"):
-            var value: Int32 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(Int64(value))
-        case UInt8(ascii: "u"):
-            var value: UInt32 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(Int64(value))
-        case UInt8(ascii: "x"):
-            var value: Int64 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
-            return .integer(value)
+            return .bool(try basic(Int32.self, message, type) != 0)
+        case UInt8(ascii: "y"): return .integer(Int64(try basic(UInt8.self, message, type)))
+        case UInt8(ascii: "n"): return .integer(Int64(try basic(Int16.self, message, type)))
+        case UInt8(ascii: "q"): return .integer(Int64(try basic(UInt16.self, message, type)))
+        case UInt8(ascii: "i"), UInt8(ascii: "h"): return .integer(Int64(try basic(Int32.self, message, type)))
+        case UInt8(ascii: "u"): return .integer(Int64(try basic(UInt32.self, message, type)))
+        case UInt8(ascii: "x"): return .integer(try basic(Int64.self, message, type))
         case UInt8(ascii: "t"):
-            var value: UInt64 = 0
-            try check(sd_bus_message_read_basic(message, type, &value))
+            let value = try basic(UInt64.self, message, type)
             return Int64(exactly: value).map(JSONValue.integer) ?? .number(Double(value))
         case UInt8(ascii: "d"):
             var value: Double = 0
@@ -107,6 +86,16 @@ enum DBusMessageCoding {
         default:
             throw Failure(code: -EINVAL)
         }
+    }
+
+    /// One fixed-size basic value of D-Bus type `type`, read as the C type D-Bus gives it.
+    private static func basic<Value: BinaryInteger>(
+        _: Value.Type, _ message: OpaquePointer, _ type: CChar
+    ) throws(Failure) -> Value {
+        var value: Value = 0
+        let status = withUnsafeMutableBytes(of: &value) { sd_bus_message_read_basic(message, type, $0.baseAddress) }
+        try check(status)
+        return value
     }
 
     /// A dictionary key as text (D-Bus keys are basic types).
