@@ -26,7 +26,7 @@ extension Engine {
             do {
                 result = try CallAnswer.performed(from: data)
             } catch {
-                logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
+                io.logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
                 throw .providerFailed(ask.kind, error.description)
             }
         } catch {

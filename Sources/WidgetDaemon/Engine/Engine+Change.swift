@@ -12,7 +12,7 @@ extension Engine {
         _ call: Reply<Result>, applyFirst: Bool = false, _ make: @escaping () throws(RPCError) -> (Plan, Made),
         answer: @escaping (Made) throws(RPCError) -> Result
     ) {
-        let settlement = clock.isVirtual ? Settlement() : nil
+        let settlement = time.clock.isVirtual ? Settlement() : nil
         var made: Made?
         var attempt = Attempt(
             make: { () throws(RPCError) in

@@ -91,8 +91,8 @@ extension Engine {
     /// dropped, so the next configuration check or `options` call asks the providers again.
     /// From a kind's owner without a kind: the options of the kinds in its scope.
     func invalidateConfigurationRecommendations(_ params: InvalidateParams, _ call: Reply<InvalidateResult>) {
-        let cleared = options.invalidate(kind: params.kind, onlyKinds: call.scope)
-        logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
+        let cleared = launches.options.invalidate(kind: params.kind, onlyKinds: call.scope)
+        io.logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
         call.succeed(InvalidateResult(cleared: cleared))
     }
 
@@ -115,9 +115,9 @@ extension Engine {
         // not on the entity being chosen.
         let context = configuration.filter { descriptor.intent?.parameter($0.key)?.type != .entity }
         let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter, configuration: context)
-        if search == nil, let cached = options.cached[key] { return cached }
+        if search == nil, let cached = launches.options.cached[key] { return cached }
         if let caller { try admitPreviewLaunch(caller) }
-        let generation = options.generation
+        let generation = launches.options.generation
         let data = try await call(descriptor, ProviderRequest(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
             parameter: parameter, search: search))
@@ -128,7 +128,7 @@ extension Engine {
             throw .providerFailed(descriptor.kind, error.description)
         }
         // An invalidation that came while the provider answered wins.
-        if search == nil, generation == options.generation { options.cached[key] = answer }
+        if search == nil, generation == launches.options.generation { launches.options.cached[key] = answer }
         return answer
     }
 
@@ -145,9 +145,9 @@ extension Engine {
             owner: descriptor.owner, memoryMax: state.settings.memoryMax(for: provider),
             cpuMax: state.settings.cpuMax(for: provider))
         do {
-            return try await runner.run(invocation)
+            return try await io.runner.run(invocation)
         } catch {
-            logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(verb)", "error": "\(error)"])
+            io.logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(verb)", "error": "\(error)"])
             throw .providerFailed(descriptor.kind, error.description)
         }
     }

@@ -8,7 +8,7 @@ extension Engine {
             let donation = Donation(
                 intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? self.now,
                 id: params.id, group: params.group)
-            let reserved = self.flight.ledger.reserved
+            let reserved = self.commits.flight.ledger.reserved
             return try self.checked { () throws(StateError) in try self.state.planDonate(donation, at: self.now, reserved: reserved) }
         }, answer: { matched in DonateResult(matched: matched) })
     }
@@ -37,7 +37,7 @@ extension Engine {
     func decisionLog(_ params: LogParams, _ call: Reply<[RotationDecision]>) {
         let limit = params.limit ?? 100
         guard limit > 0, limit <= 100_000 else { return call.fail(.invalidParams("params.limit: 1...100000")) }
-        let store = self.store
+        let store = self.io.store
         Task {
             do {
                 let decisions = try await store.decisions(stack: params.stack, since: params.since, limit: limit)
@@ -45,7 +45,7 @@ extension Engine {
                 call.succeed(self.redacted(decisions, for: call.call, among: involved))
                 // Log rows that do not decode are left out of the answer, and told once here.
                 for row in store.takeSkippedRows() {
-                    rowsLeftOut += 1
+                    commits.rowsLeftOut += 1
                     log([row.note])
                 }
             } catch {

@@ -10,7 +10,7 @@ extension Engine {
         do {
             let descriptor: WidgetDescriptor
             (descriptor, family) = try kindAndFamily(params.kind, params.family)
-            let reserved = flight.ledger.reserved
+            let reserved = commits.flight.ledger.reserved
             try checked { () throws(StateError) in
                 try state.checkRoomForAdd(stack: params.stack, reserved: reserved)
                 try state.checkConfigurationSize(params.configuration ?? [:])
@@ -21,7 +21,7 @@ extension Engine {
         }
         change(call, { () throws(RPCError) in
             let id = self.state.makeInstanceID()
-            let reserved = self.flight.ledger.reserved
+            let reserved = self.commits.flight.ledger.reserved
             let plan = try self.checked { () throws(StateError) in
                 try self.state.planAdd(
                     id: id, kind: params.kind, family: family, configuration: configuration, stack: params.stack,

@@ -48,7 +48,7 @@ extension Engine {
             do {
                 return .success(try CallAnswer.relevance(from: data))
             } catch {
-                logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "relevance", "error": "\(error)"])
+                io.logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "relevance", "error": "\(error)"])
                 return .failure(.providerFailed(ask.kind, error.description))
             }
         } catch {

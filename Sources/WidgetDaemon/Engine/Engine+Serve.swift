@@ -167,7 +167,7 @@ final class BatchRun: @unchecked Sendable {
     /// Between slices: the answers so far go out, and the next slice waits for the peer to
     /// take them and for its turn after the other connections.
     private func pause() {
-        let slices = engine.slices
+        let slices = engine.io.slices
         guard let output else { return slices.enqueue { self.next() } }
         if part.readableBytes > 0 {
             output.write(part, false)

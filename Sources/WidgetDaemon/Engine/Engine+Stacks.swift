@@ -7,7 +7,7 @@ extension Engine {
         let name = params.name.trimmingCharacters(in: .whitespaces)
         changeStack(call, name) { () throws(StateError) in
             try self.state.planCreateStack(
-                params.name, smartRotate: params.smartRotate ?? true, at: self.now, reserved: self.flight.ledger.reserved)
+                params.name, smartRotate: params.smartRotate ?? true, at: self.now, reserved: self.commits.flight.ledger.reserved)
         }
     }
 

@@ -1,0 +1,9 @@
+/// What the engine knows of its commits: the plans being stored, and how the store fares.
+struct Commits {
+    /// Plans being stored, and requests waiting for one of them.
+    var flight = Flight()
+    /// The last failed write, while writes fail.
+    var storageFault: StorageFault?
+    /// Stored rows left out because they do not decode: at start-up, and log rows since.
+    var rowsLeftOut = 0
+}
