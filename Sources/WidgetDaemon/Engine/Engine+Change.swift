@@ -66,7 +66,4 @@ extension Engine {
         if case .unknownKind(let kind) = error { return unknownKind(kind) }
         return RPCError(error)
     }
-
-    /// The ids a plan may not take: those of plans being stored.
-    var reserved: LimitReservations { commits.flight.ledger.reserved }
 }

@@ -2,6 +2,8 @@ import Foundation
 import WidgetCore
 import WidgetProtocol
 
+/// Changes whose configuration is checked against the provider's options before they are
+/// planned (asking a provider cannot wait inside a plan, which runs again if it must wait).
 extension Engine {
     /// Places an instance. Its first load is exempt from the budget and due at once.
     func add(_ params: AddParams, _ call: Reply<AddResult>) async {
@@ -10,7 +12,7 @@ extension Engine {
         do {
             let descriptor: WidgetDescriptor
             (descriptor, family) = try kindAndFamily(params.kind, params.family)
-            let reserved = self.reserved
+            let reserved = commits.reserved
             try checked { () throws(StateError) in
                 try state.checkRoomForAdd(stack: params.stack, reserved: reserved)
                 try state.checkConfigurationSize(params.configuration ?? [:])
@@ -23,7 +25,7 @@ extension Engine {
             let id = state.makeInstanceID()
             let plan = try state.planAdd(
                 id: id, kind: params.kind, family: family, configuration: configuration, stack: params.stack, at: now,
-                reserved: self.reserved)
+                reserved: self.commits.reserved)
             return (plan, id)
         }, answer: { id in AddResult(id: id) })
     }

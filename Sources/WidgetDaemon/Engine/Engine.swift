@@ -58,6 +58,6 @@ public actor Engine {
     }
 
     /// The daemon's clock: virtual when started with `--clock virtual:`, the wall clock otherwise.
-    var now: Date { time.clock.now }
+    var now: Date { time.now }
     public var isVirtual: Bool { time.clock.isVirtual }
 }

@@ -54,7 +54,7 @@ enum MethodTable {
     static let stacks: [MethodEntry] = [
         .handle(Methods.StackCreate.self) { engine, params, call in
             engine.change(call) { state, now throws(StateError) in
-                try state.planCreateStack(params.name, smartRotate: params.smartRotate ?? true, at: now, reserved: engine.reserved)
+                try state.planCreateStack(params.name, smartRotate: params.smartRotate ?? true, at: now, reserved: engine.commits.reserved)
             } answer: { () throws(RPCError) in try engine.stackInfo(params.name.trimmingCharacters(in: .whitespaces)) }
         },
         .handle(Methods.StackAdd.self) { engine, params, call in
@@ -90,7 +90,7 @@ enum MethodTable {
                 let donation = Donation(
                     intentType: params.intentType, parameters: params.parameters ?? [:], date: params.date ?? now, id: params.id,
                     group: params.group)
-                return try state.planDonate(donation, at: now, reserved: engine.reserved)
+                return try state.planDonate(donation, at: now, reserved: engine.commits.reserved)
             } answer: { matched in DonateResult(matched: matched) }
         },
         .handle(Methods.DonationsDelete.self) { engine, params, call in
