@@ -10,7 +10,7 @@ import WidgetStore
 /// so a request reaches it without a hop. It does one thing: validate a request, plan the
 /// change with the pure `DaemonState`, commit the plan to the store, apply it, publish what
 /// happened, and answer. Everything the daemon knows is in `state`; the other fields are
-/// the machinery around it.
+/// the machinery around it, one struct per concern.
 public actor Engine {
     /// The fixed machinery around the state: loop, store, runner, logger, subscribers.
     nonisolated let io: EngineIO

@@ -3,20 +3,23 @@ import WidgetCore
 import WidgetProtocol
 
 /// Every method of the control socket served: one handler per spec (`Methods`), grouped by
-/// domain. The spec says the name, the params, the result and who may call it; a handler
-/// starts asynchronous work in a `Task` where it waits on providers or the clock.
+/// domain. The spec says the name, the params, the result and who may call it. A change is
+/// planned here with the state (`Engine.change`); a handler starts asynchronous work in a
+/// `Task` where it waits on providers or the clock.
 enum MethodTable {
     static let instances: [MethodEntry] = [
         .handle(Methods.Add.self) { engine, params, call in Task { await engine.add(params, call) } },
         .handle(Methods.Remove.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planRemove(params.id, at: now) } answer: { RemoveResult(removed: params.id) }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planRemove(params.id, at: now)
+            } answer: { RemoveResult(removed: params.id) }
         },
         .handle(Methods.Configure.self) { engine, params, call in Task { await engine.configure(params, call) } },
         .handle(Methods.List.self) { engine, _, call in engine.list(call) },
         .handle(Methods.Visible.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planVisible(params.instances, at: now) } answer: {
-                VisibleResult(visible: engine.state.instances.visible.sorted())
-            }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planVisible(params.instances, at: now)
+            } answer: { VisibleResult(visible: engine.state.instances.visible.sorted()) }
         },
         .handle(Methods.Preview.self) { engine, params, call in Task { await engine.preview(params, call) } },
         .handle(Methods.Placeholder.self) { engine, params, call in Task { await engine.placeholder(params, call) } },
@@ -27,12 +30,15 @@ enum MethodTable {
     static let timelines: [MethodEntry] = [
         .handle(Methods.Timeline.self) { $0.timeline($1, $2) },
         .handle(Methods.Push.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planPush(params.id, params.timeline, at: now) } answer: {
+            engine.change(call) { state, now throws(StateError) in
+                try state.planPush(params.id, params.timeline, at: now)
+            } answer: {
                 PushResult(
                     instance: params.id, entries: params.timeline.entries.count,
                     nextReload: engine.state.scheduler.pendingReload(for: params.id)?.due)
             }
         },
+        // A reload's launch starts while the request is being stored; the answer waits for the store.
         .handle(Methods.ReloadTimelines.self) { engine, params, call in
             engine.change(call, applyFirst: true) { state, now throws(StateError) in
                 let ids = try state.reloadTargets(kinds: params.kinds, instances: params.instances ?? [])
@@ -54,30 +60,31 @@ enum MethodTable {
     static let stacks: [MethodEntry] = [
         .handle(Methods.StackCreate.self) { engine, params, call in
             engine.change(call) { state, now throws(StateError) in
-                try state.planCreateStack(params.name, smartRotate: params.smartRotate ?? true, at: now, reserved: engine.commits.reserved)
+                try state.planCreateStack(
+                    params.name, smartRotate: params.smartRotate ?? true, at: now, reserved: engine.commits.reserved)
             } answer: { () throws(RPCError) in try engine.stackInfo(params.name.trimmingCharacters(in: .whitespaces)) }
         },
         .handle(Methods.StackAdd.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planStackAdd(params.name, instances: params.instances, at: now) } answer: {
-                () throws(RPCError) in try engine.stackInfo(params.name)
-            }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planStackAdd(params.name, instances: params.instances, at: now)
+            } answer: { () throws(RPCError) in try engine.stackInfo(params.name) }
         },
         .handle(Methods.StackShow.self) { $0.showStack($1, $2) },
         .handle(Methods.StackList.self) { engine, _, call in engine.listStacks(call) },
         .handle(Methods.StackSwipe.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planSwipe(params.name, to: params.instance, at: now) } answer: {
-                () throws(RPCError) in try engine.stackInfo(params.name)
-            }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planSwipe(params.name, to: params.instance, at: now)
+            } answer: { () throws(RPCError) in try engine.stackInfo(params.name) }
         },
         .handle(Methods.StackSmartRotate.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planSmartRotate(params.name, on: params.on, at: now) } answer: {
-                () throws(RPCError) in try engine.stackInfo(params.name)
-            }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planSmartRotate(params.name, on: params.on, at: now)
+            } answer: { () throws(RPCError) in try engine.stackInfo(params.name) }
         },
         .handle(Methods.StackRemove.self) { engine, params, call in
-            engine.change(call) { state, now throws(StateError) in try state.planRemoveStack(params.name, at: now) } answer: {
-                RemoveResult(removed: params.name)
-            }
+            engine.change(call) { state, now throws(StateError) in
+                try state.planRemoveStack(params.name, at: now)
+            } answer: { RemoveResult(removed: params.name) }
         },
         .handle(Methods.Explain.self) { $0.explain($1, $2) },
         .handle(Methods.Log.self) { $0.decisionLog($1, $2) },
@@ -96,9 +103,9 @@ enum MethodTable {
         .handle(Methods.DonationsDelete.self) { engine, params, call in
             let selector: DaemonState.DonationSelector
             do throws(RPCError) { selector = try params.selector() } catch { return call.fail(error) }
-            engine.change(call) { state, now throws(StateError) in state.planDeleteDonations(selector, onlyKinds: call.scope, at: now) } answer: {
-                deleted in DonationsDeleteResult(deleted: deleted)
-            }
+            engine.change(call) { state, now throws(StateError) in
+                state.planDeleteDonations(selector, onlyKinds: call.scope, at: now)
+            } answer: { deleted in DonationsDeleteResult(deleted: deleted) }
         },
         .handle(Methods.DonationsList.self) { engine, params, call in
             // A kind's owner sees the donations of its kinds' intent types.
