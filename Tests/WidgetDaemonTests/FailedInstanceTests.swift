@@ -21,7 +21,7 @@ import WidgetProtocol
         let stored = persisted
         await harness.inspect { engine in
             _ = engine.state.restore(stored, at: Harness.start)
-            engine.rowsLeftOut = 1
+            engine.commits.rowsLeftOut = 1
         }
         return harness
     }

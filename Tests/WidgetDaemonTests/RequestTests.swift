@@ -79,7 +79,7 @@ import WidgetProtocol
         async let swipe = harness.call("stack.swipe", #"{"name":"home","instance":"\#(second)"}"#)
         while harness.store.parkedWrites < 1 { await Task.yield() }
         async let remove = harness.call("remove", #"{"id":"\#(first)"}"#)
-        while await harness.inspect({ $0.flight.waiting.count }) < 1 { await Task.yield() }
+        while await harness.inspect({ $0.commits.flight.waiting.count }) < 1 { await Task.yield() }
         #expect(harness.store.parkedWrites == 1, "the remove waits for the swipe, not for the store")
         harness.store.resumeWrites()
         #expect(await swipe.result != nil)

@@ -12,7 +12,7 @@ import WidgetCore
 @Suite struct SuspendTests {
     /// What the engine counted: timers that ran a pass, and passes over what is due.
     static func counts(_ harness: Harness) async -> (timers: Int, passes: Int) {
-        await harness.inspect { ($0.wake.timersRun, $0.wake.duePasses) }
+        await harness.inspect { ($0.time.wake.timersRun, $0.time.wake.duePasses) }
     }
 
     /// A pushed timeline with an entry at each of `times` (HH:MM on 2026-01-05), policy never.

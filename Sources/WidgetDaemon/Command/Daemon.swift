@@ -8,22 +8,6 @@ import WidgetCore
 import WidgetDescriptorFiles
 import WidgetStore
 
-public struct DaemonOptions: Sendable {
-    public var socketPath: String
-    public var stateDirectory: String
-    public var widgetsDirectories: [String]
-    public var configPath: String?
-    public var virtualStart: Date?
-    public var budgetDisabled: Bool
-    /// Watch the widgets directories (off: changes are read on `widgets.reload` or SIGHUP only).
-    public var watchWidgets = true
-    /// A user's own service (`--user-service`): the last widgets directory is the user's,
-    /// made when missing, and only this uid and root may connect.
-    public var userService = false
-    /// The bus `WidgetCenter1` is served on (`--dbus`); nil: none.
-    public var dbus: DBusBusKind?
-}
-
 /// Wires the daemon together and runs it until SIGTERM/SIGINT. Readiness is announced only
 /// once state is loaded and the socket listens.
 struct Daemon {
@@ -153,25 +137,5 @@ struct Daemon {
         }
         store.close()
         logger.info("widgetd stopped")
-    }
-}
-
-/// READY=1 once the group runs (socket listening, state loaded, signals trapped);
-/// STOPPING=1 as soon as graceful shutdown begins.
-struct ReadinessService: Service {
-    let engine: Engine
-    let notifier: SystemdNotifier
-    let logger: Logger
-
-    func run() async throws {
-        notifier.ready(status: await engine.statusLine())
-        logger.info("widgetd ready")
-        try? await gracefulShutdown()
-        // STOPPING=1 carries the last status; no paced STATUS= may follow it.
-        engine.statusReporter.close()
-        notifier.stopping()
-        // Before the socket drains: no new launches, running providers killed, so a long
-        // `clock advance` ends instead of holding the shutdown.
-        await engine.shutdown()
     }
 }

@@ -32,9 +32,3 @@ public enum StartupExitStatus {
         }
     }
 }
-
-/// widgetd.conf could not be read or parsed (at start-up).
-struct SettingsFileError: Error, CustomStringConvertible {
-    var underlying: any Error
-    var description: String { "\(underlying)" }
-}

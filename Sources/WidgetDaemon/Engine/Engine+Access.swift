@@ -65,7 +65,7 @@ extension Engine {
         ]
         if let kind = refusal.kind { metadata["kind"] = "\(kind)" }
         if let type = refusal.intentType { metadata["intent_type"] = "\(type)" }
-        logger.warning("permission denied", metadata: metadata)
+        io.logger.warning("permission denied", metadata: metadata)
     }
 
     /// nil when `caller` may connect; else the refusal it is answered with.

@@ -11,14 +11,14 @@ extension Engine {
         var result = StatusResult(
             daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current, clock: clockInfo(),
             kinds: state.descriptors.count, instances: state.instances.count, timelines: state.instances.timelines,
-            pendingReloads: state.scheduler.pendingReloadCount, providersRunning: runner.running,
+            pendingReloads: state.scheduler.pendingReloadCount, providersRunning: io.runner.running,
             nextWakeup: state.scheduler.nextDeadline(), budgetEnabled: state.settings.budgetEnabled,
-            descriptorProblems: catalogProblems.count, stateDirectory: setup.stateDirectory)
+            descriptorProblems: catalog.problems.count, stateDirectory: io.setup.stateDirectory)
         result.subscribers = events.count
-        result.storageError = storageFault?.message
+        result.storageError = commits.storageFault?.message
         result.droppedAnswers = state.counters.droppedAnswers
         if !state.failedInstances.isEmpty { result.failedInstances = state.failedInstances.count }
-        if rowsLeftOut > 0 { result.rowsLeftOut = rowsLeftOut }
+        if commits.rowsLeftOut > 0 { result.rowsLeftOut = commits.rowsLeftOut }
         call.succeed(result)
     }
 

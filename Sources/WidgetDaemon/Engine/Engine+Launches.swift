@@ -8,18 +8,18 @@ extension Engine {
     func start(_ launch: Launch, _ settlement: Settlement?) {
         settlement?.begin()
         let invocation = Self.invocation(launch, settings: state.settings, owner: state.descriptors[launch.kind]?.owner)
-        logger.debug(
+        io.logger.debug(
             "provider launch",
             metadata: ["kind": "\(launch.kind)", "instances": "\(launch.members.map(\.id).joined(separator: ","))",
                        "reasons": "\(launch.reasons.map(\.rawValue).joined(separator: ","))"])
-        let runner = self.runner
+        let runner = self.io.runner
         let token = launch.token
         let count = launch.members.count
         let task = Task { [self] in
             let outcome = await Self.run(invocation, on: runner, members: count)
             self.launchFinished(token, outcome)
         }
-        launches.running[token] = LaunchBook.Running(launch: launch, settlement: settlement, task: task)
+        launches.book.running[token] = LaunchBook.Running(launch: launch, settlement: settlement, task: task)
     }
 
     /// How `launch`'s provider is run: asked for the timelines of its members with the launch's
@@ -52,30 +52,30 @@ extension Engine {
     /// A launch came back. On the virtual clock results are applied in the order the launches
     /// started, so the same script gives the same result whichever provider is faster.
     private func launchFinished(_ token: UInt64, _ outcome: Result<[MemberOutcome], ProviderFailure>) {
-        guard let running = launches.running[token] else { return }
+        guard let running = launches.book.running[token] else { return }
         switch outcome {
         case .success(let answers):
-            launches.finished[token] = answers
-        case .failure where stopping:
+            launches.book.finished[token] = answers
+        case .failure where time.stopping:
             // Killed by the shutdown, not by its own fault: nothing to record, charge or retry.
-            launches.finished[token] = .some(nil)
+            launches.book.finished[token] = .some(nil)
         case .failure(let failure):
-            launches.finished[token] = Array(
+            launches.book.finished[token] = Array(
                 repeating: .failed(failure.description, cause: failure.cause), count: running.launch.members.count)
         }
-        while let next = clock.isVirtual ? launches.running.keys.min() : token,
-            let ready = launches.finished.removeValue(forKey: next)
+        while let next = time.clock.isVirtual ? launches.book.running.keys.min() : token,
+            let ready = launches.book.finished.removeValue(forKey: next)
         {
-            let done = launches.running.removeValue(forKey: next)!
-            launches.applying += 1
+            let done = launches.book.running.removeValue(forKey: next)!
+            launches.book.applying += 1
             if let outcomes = ready {
                 finish(done, outcomes)
             } else {
-                launches.applying -= 1
+                launches.book.applying -= 1
                 done.settlement?.end()
                 launchApplied()
             }
-            if !clock.isVirtual { break }
+            if !time.clock.isVirtual { break }
         }
     }
 
@@ -84,7 +84,7 @@ extension Engine {
         let settlement = running.settlement
         // On the virtual clock the launches of one instant land together: their stacks are
         // evaluated once all of them are in (see `settle`), not on a state between two.
-        let evaluate = !clock.isVirtual
+        let evaluate = !time.clock.isVirtual
         var attempt = Attempt(
             make: { self.state.planLaunchResult(launch, outcomes: outcomes, at: self.now, evaluate: evaluate) },
             applied: {
@@ -98,13 +98,13 @@ extension Engine {
                 self.apply(self.state.planLaunchResult(
                     launch, outcomes: Array(repeating: failed, count: launch.members.count), at: self.now, logFailures: false,
                     evaluate: evaluate))
-                self.launches.applying -= 1
+                self.launches.book.applying -= 1
                 self.settle(settlement, launching: nil)
                 settlement?.end()
                 self.launchApplied()
             },
             settlement: settlement, launchSettlement: nil)
-        attempt.onApply = { self.launches.applying -= 1 }
+        attempt.onApply = { self.launches.book.applying -= 1 }
         // The answer is shown and told at once; its commit follows in the group commit.
         attempt.applyFirst = true
         attempt.unsaved = { error in
@@ -124,15 +124,15 @@ extension Engine {
     /// A launch's result is applied (`applying` was counted down as it was) and its
     /// consequences are under way.
     private func launchApplied() {
-        guard launches.isIdle else { return }
-        let waiters = launches.idleWaiters
-        launches.idleWaiters = []
+        guard launches.book.isIdle else { return }
+        let waiters = launches.book.idleWaiters
+        launches.book.idleWaiters = []
         for waiter in waiters { waiter.resume() }
     }
 
     /// Waits until no launch runs and every result has been applied.
     func launchesIdle() async {
-        guard !launches.isIdle else { return }
-        await withCheckedContinuation { launches.idleWaiters.append($0) }
+        guard !launches.book.isIdle else { return }
+        await withCheckedContinuation { launches.book.idleWaiters.append($0) }
     }
 }

@@ -6,11 +6,11 @@ extension Engine {
     /// Rebuilds the state from what the store holds (after any restart), and carries out what
     /// is due.
     public func restore() async throws {
-        let persisted = try await store.load()
-        rowsLeftOut = persisted.quarantined.count
+        let persisted = try await io.store.load()
+        commits.rowsLeftOut = persisted.quarantined.count
         let (background, notes) = state.restore(persisted, at: now)
         log(notes)
-        logger.info("state directory", metadata: ["state": "\(setup.stateDirectory)"])
+        io.logger.info("state directory", metadata: ["state": "\(io.setup.stateDirectory)"])
         storeInBackground(background)
         settle(nil)
     }
@@ -26,21 +26,21 @@ extension Engine {
                 : newAccess
         }
         if let newSettings {
-            await runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
+            await io.runner.setMaxConcurrent(newSettings.maxConcurrentProviders)
             connections.setLimits(.init(newSettings.limits))
         }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             readDescriptors(.signal, settings: newSettings) { _ in done.resume() }
         }
-        logger.info("configuration reloaded", metadata: ["kinds": "\(state.descriptors.count)", "problems": "\(catalogProblems.count)"])
+        io.logger.info("configuration reloaded", metadata: ["kinds": "\(state.descriptors.count)", "problems": "\(catalog.problems.count)"])
     }
 
     /// Graceful stop: no new launches; running providers are killed and their outcome applied,
     /// so every write that was started finishes.
     public func shutdown() async {
-        stopping = true
+        time.stopping = true
         cancelTimer()
-        await runner.terminateAll()
+        await io.runner.terminateAll()
         await launchesIdle()
         await plansIdle()
     }

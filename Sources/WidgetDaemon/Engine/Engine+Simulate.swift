@@ -32,7 +32,7 @@ extension Engine {
         let stacked = Set(state.stacks.names.flatMap { state.stacks[$0]?.instances ?? [] })
         let sight = call.trusted ? .everything : donationSights(among: stacked)(call.caller)
         let loop = self.loop
-        let runner = self.runner
+        let runner = self.io.runner
         Task.detached {
             var run = SimulationRun(snapshot, from: start, to: start.addingTimeInterval(hours * 3600), limit: limit)
             var launched = 0

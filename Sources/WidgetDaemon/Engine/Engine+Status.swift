@@ -6,8 +6,8 @@ extension Engine {
     /// Hands STATUS= to the reporter when what it summarises changed.
     func publishStatus() {
         let inputs = currentStatusInputs()
-        guard inputs != wake.statusInputs else { return }
-        wake.statusInputs = inputs
+        guard inputs != time.wake.statusInputs else { return }
+        time.wake.statusInputs = inputs
         statusReporter.update(Self.statusLine(inputs))
     }
 
@@ -19,7 +19,7 @@ extension Engine {
     func currentStatusInputs() -> StatusInputs {
         StatusInputs(
             instances: state.instances.count, kinds: state.descriptors.count, stacks: state.stacks.count,
-            nextWake: state.nextWake, virtualNow: clock.virtualNow, storageFault: storageFault?.cause)
+            nextWake: state.nextWake, virtualNow: time.clock.virtualNow, storageFault: commits.storageFault?.cause)
     }
 
     static func statusLine(_ inputs: StatusInputs) -> String {
@@ -38,23 +38,23 @@ extension Engine {
     /// and a commit.
     func storageFailed(_ error: any Error) {
         let cause = (error as? StoreError)?.cause ?? "\(error)"
-        let previous = storageFault?.cause
-        storageFault = StorageFault(cause: cause, message: "\(error)")
+        let previous = commits.storageFault?.cause
+        commits.storageFault = StorageFault(cause: cause, message: "\(error)")
         guard previous != cause else {
-            logger.debug("state not saved", metadata: ["error": "\(error)"])
+            io.logger.debug("state not saved", metadata: ["error": "\(error)"])
             return
         }
-        logger.error(
+        io.logger.error(
             "state not saved; state-changing requests are refused (and reloads keep their previous timeline) until writes succeed again",
-            metadata: ["error": "\(error)", "state": "\(setup.stateDirectory)"])
+            metadata: ["error": "\(error)", "state": "\(io.setup.stateDirectory)"])
         publishStatus()
     }
 
     /// A write succeeded: ends a storage fault, if there was one.
     func storageWorked() {
-        guard let fault = storageFault else { return }
-        storageFault = nil
-        logger.notice("state writable again", metadata: ["previousError": "\(fault.message)", "state": "\(setup.stateDirectory)"])
+        guard let fault = commits.storageFault else { return }
+        commits.storageFault = nil
+        io.logger.notice("state writable again", metadata: ["previousError": "\(fault.message)", "state": "\(io.setup.stateDirectory)"])
         publishStatus()
     }
 
@@ -63,17 +63,6 @@ extension Engine {
     /// not stored, since they are derived again.
     func storeInBackground(_ changes: [StoreChange]) {
         guard !changes.isEmpty else { return }
-        store.submit(changes) { _ in }
+        io.store.submit(changes) { _ in }
     }
-}
-
-/// What the STATUS= line says.
-struct StatusInputs: Equatable {
-    var instances: Int
-    var kinds: Int
-    var stacks: Int
-    var nextWake: Date?
-    var virtualNow: Date?
-    /// A storage fault's short cause, while writes fail.
-    var storageFault: String?
 }

@@ -18,8 +18,8 @@ extension Engine {
             attempt.refused(.refused(error))
             return
         }
-        guard !flight.ledger.conflicts(plan.keys) else {
-            flight.waiting.append(attempt)
+        guard !commits.flight.ledger.conflicts(plan.keys) else {
+            commits.flight.waiting.append(attempt)
             return
         }
         guard !plan.store.isEmpty else {
@@ -32,17 +32,17 @@ extension Engine {
         // Applied first: memory runs ahead of the store, in the order the store will follow
         // (one queue of commits), so it needs nothing held; what a later plan builds on it is
         // stored after it.
-        let applyFirst = attempt.applyFirst && storageFault == nil
-        if !applyFirst { flight.ledger.hold(plan) }
-        flight.lastTicket += 1
-        let ticket = flight.lastTicket
-        flight.storing[ticket] = (plan, attempt, applyFirst)
+        let applyFirst = attempt.applyFirst && commits.storageFault == nil
+        if !applyFirst { commits.flight.ledger.hold(plan) }
+        commits.flight.lastTicket += 1
+        let ticket = commits.flight.lastTicket
+        commits.flight.storing[ticket] = (plan, attempt, applyFirst)
         // Plans made while the loop handles one round of reads go to the store together, at the
         // end of the round, so they share a transaction and its sync.
-        if flight.outbox.isEmpty {
+        if commits.flight.outbox.isEmpty {
             loop.execute { self.assumeIsolated { $0.sendOutbox() } }
         }
-        flight.outbox.append((ticket, plan.store))
+        commits.flight.outbox.append((ticket, plan.store))
         // Queued before it is applied: what applying it leads to (a stack evaluation) is
         // stored after it.
         if applyFirst {
@@ -54,11 +54,11 @@ extension Engine {
 
     /// Hands the plans of this round to the store; their outcomes come back to the loop in one hop.
     private func sendOutbox() {
-        let outbox = flight.outbox
-        flight.outbox = []
+        let outbox = commits.flight.outbox
+        commits.flight.outbox = []
         let loop = self.loop
-        let inbox = self.inbox
-        store.submit(batch: outbox.map { ticket, changes in
+        let inbox = self.io.inbox
+        io.store.submit(batch: outbox.map { ticket, changes in
             (changes, { @Sendable [self] result in
                 guard inbox.put(ticket, result) else { return }
                 loop.execute {
@@ -72,8 +72,8 @@ extension Engine {
 
     /// The store has committed (or refused) a plan.
     private func stored(_ ticket: UInt64, _ result: Result<Void, any Error>) {
-        guard let (plan, attempt, applied) = flight.storing.removeValue(forKey: ticket) else { return }
-        if !applied { flight.ledger.release(plan) }
+        guard let (plan, attempt, applied) = commits.flight.storing.removeValue(forKey: ticket) else { return }
+        if !applied { commits.flight.ledger.release(plan) }
         switch result {
         case .success:
             storageWorked()
@@ -92,17 +92,17 @@ extension Engine {
             attempt.refused(.notStored(error))
         }
         retryWaiting()
-        if flight.isIdle {
-            let waiters = flight.idleWaiters
-            flight.idleWaiters = []
+        if commits.flight.isIdle {
+            let waiters = commits.flight.idleWaiters
+            commits.flight.idleWaiters = []
             for waiter in waiters { waiter.resume() }
         }
     }
 
     /// Waits until no plan is being stored or waiting for one.
     func plansIdle() async {
-        guard !flight.isIdle else { return }
-        await withCheckedContinuation { flight.idleWaiters.append($0) }
+        guard !commits.flight.isIdle else { return }
+        await withCheckedContinuation { commits.flight.idleWaiters.append($0) }
     }
 
     /// Applies a stored plan to memory, then tells subscribers and the journal.
@@ -114,9 +114,9 @@ extension Engine {
 
     /// Attempts that waited for a plan in flight, planned again in the order they came.
     private func retryWaiting() {
-        guard !flight.waiting.isEmpty else { return }
-        let waiting = flight.waiting
-        flight.waiting = []
+        guard !commits.flight.waiting.isEmpty else { return }
+        let waiting = commits.flight.waiting
+        commits.flight.waiting = []
         for waiter in waiting { attempt(waiter) }
     }
 
@@ -132,27 +132,27 @@ extension Engine {
 
     @discardableResult
     func settle(_ settlement: Settlement?, launching: Settlement?) -> Int {
-        if wake.settling {
-            wake.settleAgain = true
+        if time.wake.settling {
+            time.wake.settleAgain = true
             return 0
         }
-        wake.settling = true
-        defer { wake.settling = false }
+        time.wake.settling = true
+        defer { time.wake.settling = false }
         var popped = 0
         // Every step looks at the wall clock: a step is noticed by the first wake-up or
         // request after it (`WallClockWatcher` makes one at once).
         noticeWallClockStep()
         repeat {
-            wake.settleAgain = false
-            guard !stopping else { break }
+            time.wake.settleAgain = false
+            guard !time.stopping else { break }
             let work = state.takeDue(at: now)
-            wake.duePasses += 1
+            time.wake.duePasses += 1
             popped += work.popped
             publish(work.events)
             for launch in work.launches { start(launch, launching) }
-            if clock.isVirtual && !launches.isIdle { continue }
+            if time.clock.isVirtual && !launches.book.isIdle { continue }
             evaluate(state.takeDirtyStacks(), settlement)
-        } while wake.settleAgain
+        } while time.wake.settleAgain
         rearm()
         publishStatus()
         return popped
@@ -168,7 +168,7 @@ extension Engine {
         for name in names {
             var keys = Keys()
             keys.take(.stack(name))
-            if flight.ledger.conflicts(keys) {
+            if commits.flight.ledger.conflicts(keys) {
                 evaluate(alone: name, settlement)
             } else {
                 together.append(name)
@@ -183,7 +183,7 @@ extension Engine {
                 // A decision that cannot be stored is not made: the stacks keep their tops, and
                 // are evaluated again at their next change.
                 for name in together {
-                    self.logger.debug("stack evaluation not stored", metadata: ["stack": "\(name)", "error": "\(refusal)"])
+                    self.io.logger.debug("stack evaluation not stored", metadata: ["stack": "\(name)", "error": "\(refusal)"])
                 }
                 settlement?.end()
             },
@@ -196,7 +196,7 @@ extension Engine {
             make: { self.state.planEvaluation([name], at: self.now) },
             applied: { settlement?.end() },
             refused: { refusal in
-                self.logger.debug("stack evaluation not stored", metadata: ["stack": "\(name)", "error": "\(refusal)"])
+                self.io.logger.debug("stack evaluation not stored", metadata: ["stack": "\(name)", "error": "\(refusal)"])
                 settlement?.end()
             },
             settlement: settlement))
@@ -218,45 +218,10 @@ extension Engine {
     }
 
     func log(_ notes: [Note]) {
-        for note in notes where note.level.logLevel >= logger.logLevel {
+        for note in notes where note.level.logLevel >= io.logger.logLevel {
             var metadata = Logger.Metadata()
             for (key, value) in note.metadata { metadata[key] = "\(value)" }
-            logger.log(level: note.level.logLevel, "\(note.message)", metadata: metadata)
-        }
-    }
-}
-
-/// Why an attempt did not happen.
-enum Refusal: CustomStringConvertible {
-    /// The state refused it (validation, a limit, an unknown name): nothing changed.
-    case refused(RPCError)
-    /// The store could not commit it: nothing changed.
-    case notStored(any Error)
-
-    /// The answer for the caller.
-    var error: RPCError {
-        switch self {
-        case .refused(let error): error
-        case .notStored(let error): .storageFailure("\(error)")
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .refused(let error): error.message
-        case .notStored(let error): "\(error)"
-        }
-    }
-}
-
-extension Note.Level {
-    var logLevel: Logger.Level {
-        switch self {
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
+            io.logger.log(level: note.level.logLevel, "\(note.message)", metadata: metadata)
         }
     }
 }

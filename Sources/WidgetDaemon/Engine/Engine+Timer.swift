@@ -8,36 +8,36 @@ extension Engine {
     /// and what is due now has been carried out by the step. A timer set before is cancelled
     /// first: a second one would run a second pass at every deadline from then on.
     func rearm() {
-        guard !clock.isVirtual, !stopping, let next = state.nextWake else {
+        guard !time.clock.isVirtual, !time.stopping, let next = state.nextWake else {
             cancelTimer()
             return
         }
-        guard wake.timerFor != next || wake.timer == nil else { return }
+        guard time.wake.timerFor != next || time.wake.timer == nil else { return }
         cancelTimer()
         let seconds = max(0, next.timeIntervalSince(now))
-        wake.timersArmed += 1
-        let number = wake.timersArmed
-        let cancel = setup.armTimer(loop, .microseconds(Int64((seconds * 1e6).rounded(.up)))) { [self] in
+        time.wake.timersArmed += 1
+        let number = time.wake.timersArmed
+        let cancel = io.setup.armTimer(loop, .microseconds(Int64((seconds * 1e6).rounded(.up)))) { [self] in
             self.assumeIsolated { $0.timerFired(number) }
         }
-        wake.timer = WakeTimer(number: number, cancel: cancel)
-        wake.timerFor = next
+        time.wake.timer = WakeTimer(number: number, cancel: cancel)
+        time.wake.timerFor = next
     }
 
     func cancelTimer() {
-        wake.timer?.cancel()
-        wake.timer = nil
-        wake.timerFor = nil
+        time.wake.timer?.cancel()
+        time.wake.timer = nil
+        time.wake.timerFor = nil
     }
 
     /// The timer fired. Only the one armed last counts: the loop may still run a task that was
     /// cancelled once it had come due (it takes every due task before running them), and that
     /// task's deadline has been replaced.
     private func timerFired(_ number: Int) {
-        guard wake.timer?.number == number else { return }
-        wake.timer = nil
-        wake.timerFor = nil
-        wake.timersRun += 1
+        guard time.wake.timer?.number == number else { return }
+        time.wake.timer = nil
+        time.wake.timerFor = nil
+        time.wake.timersRun += 1
         tick()
     }
 
@@ -47,7 +47,7 @@ extension Engine {
     /// since its deadline may have moved or passed, and `settle` arms the one timer afresh.
     func tick() {
         cancelTimer()
-        if !clock.zoneWatched { refreshTimeZone() }
+        if !time.clock.zoneWatched { refreshTimeZone() }
         settle(nil)
     }
 
@@ -56,8 +56,8 @@ extension Engine {
     /// or more) is handled by the state's rules; a step forward needs nothing more than
     /// carrying out what is now due.
     func noticeWallClockStep() {
-        guard let step = clock.wallStep() else { return }
-        logger.notice(
+        guard let step = time.clock.wallStep() else { return }
+        io.logger.notice(
             "wall clock stepped; recomputing what is due",
             metadata: ["step": "\(String(format: "%+.3f", step.seconds)) s", "from": "\(ISO8601.string(from: step.from))",
                        "to": "\(ISO8601.string(from: step.to))"])
@@ -67,8 +67,8 @@ extension Engine {
     /// Re-reads the system time zone when what it comes from changed (`TimeZoneWatcher` calls
     /// this when /etc/localtime is replaced; without a watcher every wake-up looks).
     func refreshTimeZone() {
-        guard let zone = clock.newTimeZone(), zone != state.calendar.timeZone else { return }
-        logger.notice(
+        guard let zone = time.clock.newTimeZone(), zone != state.calendar.timeZone else { return }
+        io.logger.notice(
             "time zone changed; recomputing local times",
             metadata: ["from": "\(state.calendar.timeZone.identifier)", "to": "\(zone.identifier)"])
         state.setTimeZone(zone)
@@ -82,6 +82,6 @@ extension Engine {
 
     /// Whether `TimeZoneWatcher` runs, so wake-ups need not look at the zone themselves.
     public func setTimeZoneWatched(_ watched: Bool) {
-        clock.zoneWatched = watched
+        time.clock.zoneWatched = watched
     }
 }

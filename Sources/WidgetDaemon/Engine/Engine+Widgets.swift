@@ -4,16 +4,6 @@ import WidgetCore
 import WidgetDescriptorFiles
 import WidgetProtocol
 
-/// What made the engine read the widgets directories again: it goes in the log line.
-public enum DescriptorReadTrigger: String, Sendable {
-    /// `WidgetsDirectoryWatcher` saw a descriptor file change.
-    case watch
-    /// `widgets.reload`.
-    case request
-    /// SIGHUP (`systemctl reload`), which reads the settings too.
-    case signal
-}
-
 extension Engine {
     func widgets(_ call: Reply<WidgetsResult>) {
         var counts: [String: Int] = [:]
@@ -22,7 +12,7 @@ extension Engine {
             WidgetKindInfo(descriptor: $0, instances: counts[$0.kind] ?? 0)
         }
         call.succeed(WidgetsResult(
-            widgets: widgets, problems: catalogProblems, directories: setup.widgetsDirectories, watched: widgetsWatched))
+            widgets: widgets, problems: catalog.problems, directories: io.setup.widgetsDirectories, watched: catalog.watched))
     }
 
     /// `widgets.reload`: the directories read now, answered with what changed.
@@ -37,7 +27,7 @@ extension Engine {
 
     /// Whether `WidgetsDirectoryWatcher` runs, so `unknown kind` can say a new file is picked up at once.
     public func setWidgetsWatched(_ watched: Bool) {
-        widgetsWatched = watched
+        catalog.watched = watched
     }
 
     /// Reads the widgets directories again (resolving owners again) on `descriptorReader`,
@@ -48,14 +38,14 @@ extension Engine {
         _ trigger: DescriptorReadTrigger, settings newSettings: DaemonSettings? = nil,
         then done: @escaping @Sendable (DescriptorChanges) -> Void = { _ in }
     ) {
-        if let ask = descriptorReads.ask(.init(trigger: trigger, settings: newSettings, waiting: [done])) { startRead(ask) }
+        if let ask = catalog.reads.ask(.init(trigger: trigger, settings: newSettings, waiting: [done])) { startRead(ask) }
     }
 
     private func startRead(_ ask: DescriptorReads.Ask) {
-        let directories = setup.widgetsDirectories
+        let directories = io.setup.widgetsDirectories
         let limits = (ask.settings ?? state.settings).limits
         let loop = self.loop
-        descriptorReader.run { [self] in
+        io.descriptorReader.run { [self] in
             let catalog = DescriptorCatalog.load(from: directories, limits: limits)
             loop.execute {
                 self.assumeIsolated { engine in engine.readFinished(catalog, ask) }
@@ -65,13 +55,13 @@ extension Engine {
 
     private func readFinished(_ catalog: DescriptorCatalog, _ ask: DescriptorReads.Ask) {
         // After shutdown began the store takes no more changes.
-        var changes = DescriptorChanges(problems: catalogProblems, kinds: state.descriptors.count)
-        if !stopping {
+        var changes = DescriptorChanges(problems: self.catalog.problems, kinds: state.descriptors.count)
+        if !time.stopping {
             changes = take(catalog, ask.trigger, settings: ask.settings)
             settle(nil)
         }
         for done in ask.waiting { done(changes) }
-        if let next = descriptorReads.finished() { startRead(next) }
+        if let next = self.catalog.reads.finished() { startRead(next) }
     }
 
     /// Takes in a catalog just read: configurations follow their descriptors, new providers
@@ -89,12 +79,12 @@ extension Engine {
             return state.descriptors[descriptor.kind]?.problem != problem
         }
         unusable.sort { $0.kind < $1.kind }
-        DescriptorLog.warnUnusable(unusable, logger)
-        let known = Set(catalogProblems)
-        let problemsChanged = catalog.problems != catalogProblems
-        catalogProblems = catalog.problems
+        DescriptorLog.warnUnusable(unusable, io.logger)
+        let known = Set(self.catalog.problems)
+        let problemsChanged = catalog.problems != self.catalog.problems
+        self.catalog.problems = catalog.problems
         if changes.changesKinds || trigger == .signal {
-            options.invalidate(kind: nil, onlyKinds: nil)
+            launches.options.invalidate(kind: nil, onlyKinds: nil)
             let (background, notes) = state.reload(descriptors: catalog.descriptors, settings: newSettings, at: now)
             log(notes)
             storeInBackground(background)
@@ -108,7 +98,7 @@ extension Engine {
 
     /// `unknown kind`, naming the directories a descriptor for it would be read from.
     func unknownKind(_ kind: String) -> RPCError {
-        .unknownKind(kind, directories: setup.widgetsDirectories, watched: widgetsWatched)
+        .unknownKind(kind, directories: io.setup.widgetsDirectories, watched: catalog.watched)
     }
 
     /// One line per read with what changed, at info when anything did or someone asked (debug
@@ -116,13 +106,13 @@ extension Engine {
     private func logRead(
         _ changes: DescriptorChanges, trigger: DescriptorReadTrigger, problemsChanged: Bool, known: Set<DescriptorProblem>
     ) {
-        DescriptorLog.warnSkipped(changes.problems.filter { !known.contains($0) }, logger)
+        DescriptorLog.warnSkipped(changes.problems.filter { !known.contains($0) }, io.logger)
         // A few names and a count: a read that adds ten thousand kinds still logs one short line.
         func list(_ kinds: [String]) -> Logger.MetadataValue {
             "\(kinds.isEmpty ? "-" : DescriptorCatalog.summary(kinds, first: DescriptorLog.namesShown, separator: ","))"
         }
         let level: Logger.Level = changes.changesKinds || problemsChanged || trigger != .watch ? .info : .debug
-        logger.log(
+        io.logger.log(
             level: level, "descriptors read",
             metadata: [
                 "trigger": "\(trigger.rawValue)", "kinds": "\(changes.kinds)", "added": list(changes.added),

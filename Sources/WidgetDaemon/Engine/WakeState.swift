@@ -16,16 +16,3 @@ struct WakeState {
     var settling = false
     var settleAgain = false
 }
-
-/// An armed wake-up timer: its number (which tells a firing of this timer from a cancelled
-/// one) and how to cancel it.
-struct WakeTimer {
-    var number: Int
-    var cancel: @Sendable () -> Void
-}
-
-/// A write that failed: its short cause (logged once per cause) and its message.
-struct StorageFault {
-    var cause: String
-    var message: String
-}

@@ -58,7 +58,7 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.engine = engine
         self.caller = caller
         self.gate = engine.connections
-        self.logger = engine.logger
+        self.logger = engine.io.logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

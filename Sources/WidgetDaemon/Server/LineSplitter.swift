@@ -1,13 +1,6 @@
 import Glibc
 import NIOCore
 
-/// A line read off a connection, or word that the peer sent more than the limit without a
-/// newline (after which the connection is answered and closed).
-enum Frame: Sendable {
-    case line(ByteBuffer)
-    case tooLong
-}
-
 /// Splits what a connection reads into lines at `\n` (a `\r` before it is dropped), holding
 /// at most `limit` bytes of a line not yet ended. Lines are slices of the buffers read, not
 /// copies.

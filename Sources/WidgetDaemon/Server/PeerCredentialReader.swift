@@ -92,8 +92,3 @@ enum PeerCredentialReader {
         }
     }
 }
-
-struct CredentialError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

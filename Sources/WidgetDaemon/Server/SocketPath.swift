@@ -65,8 +65,3 @@ enum SocketPath {
         return true
     }
 }
-
-public struct ServerError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
-}

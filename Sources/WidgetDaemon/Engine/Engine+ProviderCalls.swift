@@ -91,8 +91,8 @@ extension Engine {
     /// dropped, so the next configuration check or `options` call asks the providers again.
     /// From a kind's owner without a kind: the options of the kinds in its scope.
     func invalidateConfigurationRecommendations(_ params: InvalidateParams, _ call: Reply<InvalidateResult>) {
-        let cleared = options.invalidate(kind: params.kind, onlyKinds: call.scope)
-        logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
+        let cleared = launches.options.invalidate(kind: params.kind, onlyKinds: call.scope)
+        io.logger.info("configuration recommendations invalidated", metadata: ["kind": "\(params.kind ?? "all")"])
         call.succeed(InvalidateResult(cleared: cleared))
     }
 
@@ -115,9 +115,9 @@ extension Engine {
         // not on the entity being chosen.
         let context = configuration.filter { descriptor.intent?.parameter($0.key)?.type != .entity }
         let key = OptionsKey(kind: descriptor.kind, family: family, parameter: parameter, configuration: context)
-        if search == nil, let cached = options.cached[key] { return cached }
+        if search == nil, let cached = launches.options.cached[key] { return cached }
         if let caller { try admitPreviewLaunch(caller) }
-        let generation = options.generation
+        let generation = launches.options.generation
         let data = try await call(descriptor, ProviderRequest(
             verb: "options", kind: descriptor.kind, family: family, configuration: configuration, now: now,
             parameter: parameter, search: search))
@@ -128,7 +128,7 @@ extension Engine {
             throw .providerFailed(descriptor.kind, error.description)
         }
         // An invalidation that came while the provider answered wins.
-        if search == nil, generation == options.generation { options.cached[key] = answer }
+        if search == nil, generation == launches.options.generation { launches.options.cached[key] = answer }
         return answer
     }
 
@@ -145,9 +145,9 @@ extension Engine {
             owner: descriptor.owner, memoryMax: state.settings.memoryMax(for: provider),
             cpuMax: state.settings.cpuMax(for: provider))
         do {
-            return try await runner.run(invocation)
+            return try await io.runner.run(invocation)
         } catch {
-            logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(verb)", "error": "\(error)"])
+            io.logger.warning("provider call failed", metadata: ["kind": "\(descriptor.kind)", "verb": "\(verb)", "error": "\(error)"])
             throw .providerFailed(descriptor.kind, error.description)
         }
     }
@@ -172,34 +172,4 @@ extension Engine {
             call.fail(error)
         }
     }
-}
-
-/// Dynamic options fetched without search text, per kind, family, parameter and the other
-/// values chosen, until invalidated or descriptors are read again.
-struct OptionsCache {
-    var cached: [OptionsKey: [EntityOption]] = [:]
-    /// Bumped by every invalidation, so a fetch that started before one is not cached.
-    var generation = 0
-
-    /// Drops the lists of `kind`, of `onlyKinds`, or all; returns how many went.
-    @discardableResult
-    mutating func invalidate(kind: String?, onlyKinds: Set<String>?) -> Int {
-        let before = cached.count
-        generation += 1
-        if let kind {
-            cached = cached.filter { $0.key.kind != kind }
-        } else if let onlyKinds {
-            cached = cached.filter { !onlyKinds.contains($0.key.kind) }
-        } else {
-            cached.removeAll()
-        }
-        return before - cached.count
-    }
-}
-
-struct OptionsKey: Hashable, Sendable {
-    var kind: String
-    var family: WidgetFamily
-    var parameter: String
-    var configuration: [String: JSONValue]
 }

@@ -26,7 +26,7 @@ extension Engine {
             do {
                 result = try CallAnswer.performed(from: data)
             } catch {
-                logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
+                io.logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "perform", "error": "\(error)"])
                 throw .providerFailed(ask.kind, error.description)
             }
         } catch {
@@ -34,9 +34,9 @@ extension Engine {
             return call.fail(error)
         }
         let exempt = state.takeExemptActionReload(ask.instance, at: now)
-        change(call, applyFirst: true, { () throws(RPCError) in
-            (self.state.planActionReload(ask, exempt: exempt, at: self.now), ())
-        }, answer: { _ in
+        change(call, applyFirst: true, { state, now throws(StateError) in
+            state.planActionReload(ask, exempt: exempt, at: now)
+        }, answer: {
             PerformResult(instance: ask.instance, action: ask.action, result: result, reload: exempt ? "exempt" : "budgeted")
         })
     }

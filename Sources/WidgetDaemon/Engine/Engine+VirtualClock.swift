@@ -8,7 +8,7 @@ extension Engine {
     /// before answering. Provider requests carry the virtual time of their launch.
     func advance(_ params: ClockAdvanceParams, _ call: Reply<ClockInfo>) async {
         await answer(call) { () async throws(RPCError) -> ClockInfo in
-            guard let start = clock.virtualNow else { throw .clockNotVirtual }
+            guard let start = time.clock.virtualNow else { throw .clockNotVirtual }
             guard params.seconds.isFinite, params.seconds >= 0 else {
                 throw .invalidParams("params.seconds: must be a number of seconds >= 0")
             }
@@ -24,16 +24,16 @@ extension Engine {
     /// of a wall-clock step back (`DaemonState.clockSteppedBack`) without firing anything twice.
     func setClock(_ params: ClockSetParams, _ call: Reply<ClockInfo>) async {
         await answer(call) { () async throws(RPCError) -> ClockInfo in
-            guard let start = clock.virtualNow else { throw .clockNotVirtual }
+            guard let start = time.clock.virtualNow else { throw .clockNotVirtual }
             guard SupportedDates.contains(params.date) else {
                 throw .invalidParams("params.date: the virtual clock runs from \(SupportedDates.text)")
             }
             if params.date >= start { return try await move(to: params.date) }
-            guard !clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
-            clock.advancing = true
-            defer { clock.advancing = false }
+            guard !time.clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
+            time.clock.advancing = true
+            defer { time.clock.advancing = false }
             await quiesce()
-            clock.virtualNow = params.date
+            time.clock.virtualNow = params.date
             publish(state.clockSteppedBack(from: start, to: params.date))
             let processed = await step()
             return ClockInfo(mode: "virtual", now: params.date, processed: processed)
@@ -41,23 +41,23 @@ extension Engine {
     }
 
     private func move(to target: Date) async throws(RPCError) -> ClockInfo {
-        guard !clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
-        clock.advancing = true
-        defer { clock.advancing = false }
+        guard !time.clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
+        time.clock.advancing = true
+        defer { time.clock.advancing = false }
         var processed = 0
         var slice = ContinuousClock.now
         while true {
             await quiesce()
-            guard !stopping else { throw .shuttingDown }
+            guard !time.stopping else { throw .shuttingDown }
             guard let next = state.nextWake, next <= target else { break }
-            clock.virtualNow = max(clock.virtualNow ?? next, next)
+            time.clock.virtualNow = max(time.clock.virtualNow ?? next, next)
             processed += await step()
             if ContinuousClock.now - slice >= Self.clockSlice {
                 await yieldToConnections()
                 slice = ContinuousClock.now
             }
         }
-        clock.virtualNow = max(clock.virtualNow ?? target, target)
+        time.clock.virtualNow = max(time.clock.virtualNow ?? target, target)
         settle(nil)
         return ClockInfo(mode: "virtual", now: now, processed: processed)
     }
@@ -70,7 +70,7 @@ extension Engine {
     /// wait theirs (`SliceQueue`): a step that had nothing to wait for resumes at once, and
     /// NIO runs every ready task before it polls again.
     private func yieldToConnections() async {
-        let slices = self.slices
+        let slices = self.io.slices
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             slices.enqueue { continuation.resume() }
         }
@@ -90,7 +90,7 @@ extension Engine {
 
     /// Waits until nothing runs: no launch, no plan being stored or waiting.
     private func quiesce() async {
-        while !launches.isIdle || !flight.isIdle {
+        while !launches.book.isIdle || !commits.flight.isIdle {
             await launchesIdle()
             await plansIdle()
         }

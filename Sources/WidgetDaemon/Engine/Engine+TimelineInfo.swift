@@ -3,17 +3,6 @@ import WidgetCore
 import WidgetProtocol
 
 extension Engine {
-    /// Installs a timeline for an instance from outside (`widgetctl push`, an app).
-    func push(_ params: PushParams, _ call: Reply<PushResult>) {
-        change(call, { () throws(RPCError) in
-            try self.checked { () throws(StateError) in try self.state.planPush(params.id, params.timeline, at: self.now) }
-        }, answer: {
-            PushResult(
-                instance: params.id, entries: params.timeline.entries.count,
-                nextReload: self.state.scheduler.pendingReload(for: params.id)?.due)
-        })
-    }
-
     func timeline(_ params: InstanceParams, _ call: Reply<TimelineResult>) {
         guard let record = state.instances[params.id] else {
             guard let failed = state.failedInstances[params.id] else { return call.fail(.unknownInstance(params.id)) }
@@ -35,26 +24,6 @@ extension Engine {
             lastError: record.lastError)
         result.invalidated = record.invalidation != nil ? true : nil
         call.succeed(result)
-    }
-
-    /// `reloadTimelines(ofKind:)` for each kind, and for each instance named; an unknown kind or
-    /// instance refuses the whole request. The launch starts while the request is being stored;
-    /// the answer waits for the store.
-    func reloadTimelines(_ params: ReloadTimelinesParams, _ call: Reply<ReloadResult>) {
-        change(call, applyFirst: true, { () throws(RPCError) in
-            let ids = try self.checked { () throws(StateError) in
-                try self.state.reloadTargets(kinds: params.kinds, instances: params.instances ?? [])
-            }
-            return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
-        }, answer: { ids in ReloadResult(instances: ids) })
-    }
-
-    /// `reloadAllTimelines()`; from a kind's owner, of the kinds in its scope.
-    func reloadAllTimelines(_ params: ReloadAllParams, _ call: Reply<ReloadResult>) {
-        change(call, applyFirst: true, { () throws(RPCError) in
-            let ids = self.state.reloadAllTargets(onlyKinds: call.scope)
-            return (self.state.planReload(ids, userInitiated: params.userInitiated ?? false, at: self.now), ids)
-        }, answer: { ids in ReloadResult(instances: ids) })
     }
 
     func schedule(_ call: Reply<[ScheduleItem]>) {

@@ -31,8 +31,8 @@ extension Engine {
         }
         answers.sort { $0.ask.instance < $1.ask.instance }
         failed.sort { $0.instance < $1.instance }
-        change(call, { () throws(RPCError) in
-            let (plan, installed, dropped) = self.state.planFreshRelevance(answers, at: self.now)
+        change(call, { state, now throws(StateError) in
+            let (plan, installed, dropped) = state.planFreshRelevance(answers, at: now)
             return (plan, (installed, dropped))
         }, answer: { outcome in
             InvalidateRelevanceResult(updated: outcome.0, limited: limited, dropped: outcome.1, failed: failed)
@@ -48,7 +48,7 @@ extension Engine {
             do {
                 return .success(try CallAnswer.relevance(from: data))
             } catch {
-                logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "relevance", "error": "\(error)"])
+                io.logger.warning("provider call failed", metadata: ["kind": "\(ask.kind)", "verb": "relevance", "error": "\(error)"])
                 return .failure(.providerFailed(ask.kind, error.description))
             }
         } catch {
