@@ -147,7 +147,7 @@ extension LimitSettings {
 
     /// The first limit `timeline` breaks (too many entries, or an entry's content too large),
     /// or nil when it fits.
-    public func check(_ timeline: Timeline) -> LimitExceeded? {
+    public func check(_ timeline: WidgetTimeline) -> LimitExceeded? {
         let entries = timeline.entries
         let count = entries.count
         if count > maxEntries {

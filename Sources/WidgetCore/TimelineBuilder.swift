@@ -1,7 +1,7 @@
 import Foundation
 
 /// Makes timelines from entries given one at a time, content as bytes (the store's rows, read
-/// straight from SQLite's column memory): no `String` or `TimelineEntry` per entry, and one
+/// straight from SQLite's column memory): no `String` or `WidgetEntry` per entry, and one
 /// builder's buffers serve every timeline it makes.
 public struct TimelineBuilder: Sendable {
     private var dates: [Double] = []
@@ -37,10 +37,10 @@ public struct TimelineBuilder: Sendable {
     }
 
     /// The timeline of the entries appended since the last one made, and starts afresh.
-    public mutating func make(policy: ReloadPolicy) -> Timeline {
+    public mutating func make(policy: ReloadPolicy) -> WidgetTimeline {
         defer { discard() }
         // Out of order (a store edited by hand): sorted as any new timeline is.
-        guard increasing else { return Timeline(entries: madeEntries(), policy: policy) }
+        guard increasing else { return WidgetTimeline(entries: madeEntries(), policy: policy) }
         let storage = content.withUnsafeBytes { contentBytes in
             actions.withUnsafeBytes { actionBytes in
                 TimelineStorage.make(
@@ -57,20 +57,20 @@ public struct TimelineBuilder: Sendable {
                 }
             }
         }
-        return Timeline(storage: storage)
+        return WidgetTimeline(storage: storage)
     }
 
-    private func madeEntries() -> [TimelineEntry] {
+    private func madeEntries() -> [WidgetEntry] {
         content.withUnsafeBytes { contentBytes in
             actions.withUnsafeBytes { actionBytes in
                 dates.indices.map { index in
                     let start = index == 0 ? 0 : Int(ends[index - 1])
                     let actionStart = index == 0 ? 0 : Int(actionEnds[index - 1])
-                    return TimelineEntry(
+                    return WidgetEntry(
                         date: Date(timeIntervalSinceReferenceDate: dates[index]),
                         contentJSON: String(decoding: UnsafeRawBufferPointer(rebasing: contentBytes[start..<Int(ends[index])]), as: UTF8.self),
                         relevance: relevance[index],
-                        actions: [EntryAction](storedText: UnsafeRawBufferPointer(rebasing: actionBytes[actionStart..<Int(actionEnds[index])])))
+                        actions: [WidgetAction](storedText: UnsafeRawBufferPointer(rebasing: actionBytes[actionStart..<Int(actionEnds[index])])))
                 }
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A timeline's entries in date order, read out of its buffer: each `TimelineEntry` (and its
+/// A timeline's entries in date order, read out of its buffer: each `WidgetEntry` (and its
 /// content's `String`) is made when it is read, so reading dates alone allocates nothing.
 public struct TimelineEntries: RandomAccessCollection, Sendable {
     let storage: TimelineStorage
@@ -8,9 +8,9 @@ public struct TimelineEntries: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.count }
 
-    public subscript(position: Int) -> TimelineEntry {
+    public subscript(position: Int) -> WidgetEntry {
         precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
-        return TimelineEntry(
+        return WidgetEntry(
             date: storage.date(at: position), contentJSON: storage.contentJSON(at: position),
             relevance: storage.relevance(at: position), actions: storage.actions(at: position))
     }
@@ -28,7 +28,7 @@ public struct TimelineEntries: RandomAccessCollection, Sendable {
     }
 
     /// The actions of entry `position`, without making its content.
-    public func actions(at position: Int) -> [EntryAction] {
+    public func actions(at position: Int) -> [WidgetAction] {
         precondition(position >= 0 && position < storage.count, "timeline entry index out of range")
         return storage.actions(at: position)
     }

@@ -158,8 +158,8 @@ struct TimelineStorage: @unchecked Sendable {
         }
     }
 
-    func actions(at index: Int) -> [EntryAction] {
-        withActions(at: index) { [EntryAction](storedText: $0) }
+    func actions(at index: Int) -> [WidgetAction] {
+        withActions(at: index) { [WidgetAction](storedText: $0) }
     }
 
     /// The bytes of entry `index`'s content JSON.

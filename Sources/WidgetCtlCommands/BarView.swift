@@ -14,7 +14,7 @@ struct BarView {
     private(set) var top: InstanceID?
     private var kind: String?
     private var family: WidgetFamily?
-    private var entry: TimelineEntry?
+    private var entry: WidgetEntry?
     private var hasTimeline = false
     /// The top's last reload failed: what it shows is the previous timeline's.
     private var failed = false
@@ -81,7 +81,7 @@ struct BarView {
         invalidated = false
         guard let top else { return }
         do {
-            let timeline = try queries.call(Methods.Timeline.self, InstanceParams(id: top))
+            let timeline = try queries.call(Methods.WidgetTimeline.self, InstanceParams(id: top))
             kind = timeline.kind
             family = timeline.family
             entry = timeline.currentEntry
@@ -200,7 +200,7 @@ struct BarView {
 extension BarView {
     /// A view already showing `entry` of `kind` on top of its stack, as `load` leaves it: for
     /// tests that drive the line over time without a daemon.
-    init(stackName: String, format: BarFormat, top: InstanceID, kind: String, display: KindDisplay, entry: TimelineEntry) {
+    init(stackName: String, format: BarFormat, top: InstanceID, kind: String, display: KindDisplay, entry: WidgetEntry) {
         self.init(stackName: stackName, format: format)
         stackExists = true
         self.top = top

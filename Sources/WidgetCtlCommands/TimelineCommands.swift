@@ -9,7 +9,7 @@ struct TimelineCommand: ParsableCommand {
     @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
     func run() throws {
-        let result = try global.call(Methods.Timeline.self, InstanceParams(id: id))
+        let result = try global.call(Methods.WidgetTimeline.self, InstanceParams(id: id))
         global.emit(result) {
             Terminal.print("\(result.instance)  \(result.kind)  \(result.family.rawValue)")
             if let failure = result.failure {

@@ -1,12 +1,12 @@
 import Foundation
 import WidgetCore
 
-/// Timelines read as `Timeline(from:)` reads them, for `push` and for providers' answers.
+/// Timelines read as `WidgetTimeline(from:)` reads them, for `push` and for providers' answers.
 extension JSONCursor {
-    /// What stands between the text and `Timeline(from:)`, which decides what a reader must
+    /// What stands between the text and `WidgetTimeline(from:)`, which decides what a reader must
     /// refuse to agree with the general decoder.
     enum TimelineReading {
-        /// `JSONDecoder` reads the `Timeline` from this very text (`push`): values under keys
+        /// `JSONDecoder` reads the `WidgetTimeline` from this very text (`push`): values under keys
         /// nobody reads are only checked for syntax, numbers are read straight as `Double`.
         case direct
         /// The whole text is first decoded as one `JSONValue`, and each timeline in it is
@@ -17,10 +17,10 @@ extension JSONCursor {
         case throughTree
     }
 
-    /// As `Timeline(from:)`: `entries` required, `policy` absent or null meaning `atEnd`.
-    mutating func timeline(_ reading: TimelineReading) -> Timeline? {
+    /// As `WidgetTimeline(from:)`: `entries` required, `policy` absent or null meaning `atEnd`.
+    mutating func timeline(_ reading: TimelineReading) -> WidgetTimeline? {
         var seen = SeenKeys()
-        var entries: [TimelineEntry]?
+        var entries: [WidgetEntry]?
         var policy: ReloadPolicy?
         let ok = object { cursor, key in
             switch key {
@@ -36,12 +36,12 @@ extension JSONCursor {
             return true
         }
         guard ok, let entries else { return nil }
-        return Timeline(entries: entries, policy: policy ?? .atEnd)
+        return WidgetTimeline(entries: entries, policy: policy ?? .atEnd)
     }
 
-    /// A timeline's `entries` array, in the order written (`Timeline.init` sorts them).
-    mutating func timelineEntries(_ reading: TimelineReading) -> [TimelineEntry]? {
-        var list: [TimelineEntry] = []
+    /// A timeline's `entries` array, in the order written (`WidgetTimeline.init` sorts them).
+    mutating func timelineEntries(_ reading: TimelineReading) -> [WidgetEntry]? {
+        var list: [WidgetEntry] = []
         let ok = array { cursor in
             guard let entry = cursor.timelineEntry(reading) else { return false }
             list.append(entry)
@@ -50,15 +50,15 @@ extension JSONCursor {
         return ok ? list : nil
     }
 
-    /// As `TimelineEntry(from:)`: content absent or null is `null`; a relevance that breaks
+    /// As `WidgetEntry(from:)`: content absent or null is `null`; a relevance that breaks
     /// its rules (score not finite, duration below 0) gives nil, and the general decoder says
     /// why.
-    mutating func timelineEntry(_ reading: TimelineReading) -> TimelineEntry? {
+    mutating func timelineEntry(_ reading: TimelineReading) -> WidgetEntry? {
         var seen = SeenKeys()
         var date: Date?
         var content: [UInt8]?
         var relevance: EntryRelevance?
-        var actions: [EntryAction] = []
+        var actions: [WidgetAction] = []
         let ok = object { cursor, key in
             switch key {
             case "date":
@@ -79,18 +79,18 @@ extension JSONCursor {
                 var text: [UInt8] = []
                 guard cursor.canonical(into: &text) else { return false }
                 guard text != Array("null".utf8) else { return true }
-                guard let list = try? WidgetJSON.decoder.decode([EntryAction].self, from: Data(text)) else { return false }
+                guard let list = try? WidgetJSON.decoder.decode([WidgetAction].self, from: Data(text)) else { return false }
                 actions = list
             default:
                 return cursor.skip(reading)
             }
             return true
         }
-        guard ok, let date, TimelineEntry.windowFits(date, relevance) else { return nil }
+        guard ok, let date, WidgetEntry.windowFits(date, relevance) else { return nil }
         let contentJSON = content.map { String(decoding: $0, as: UTF8.self) } ?? "null"
         var seenIDs = Set<String>()
         guard actions.allSatisfy({ seenIDs.insert($0.id).inserted }) else { return nil }
-        return TimelineEntry(date: date, contentJSON: contentJSON, relevance: relevance, actions: actions)
+        return WidgetEntry(date: date, contentJSON: contentJSON, relevance: relevance, actions: actions)
     }
 
     /// As `EntryRelevance(from:)`.

@@ -34,7 +34,7 @@ extension JSONCursor {
     }
 
     /// Writes the value at the cursor as `WidgetJSON.encoder` writes the `JSONValue` that
-    /// `JSONDecoder` reads from it (`TimelineEntry.contentJSON`): compact, object keys sorted
+    /// `JSONDecoder` reads from it (`WidgetEntry.contentJSON`): compact, object keys sorted
     /// by their UTF-8 bytes, strings with the encoder's escapes, numbers as `numberValue`
     /// reads them. False (the caller gives up) where `value()` would give nil.
     mutating func canonical(into out: inout [UInt8]) -> Bool {

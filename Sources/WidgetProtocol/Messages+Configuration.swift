@@ -19,8 +19,8 @@ public struct EntryResult: Codable, Sendable {
     public var family: WidgetFamily
     /// The effective configuration the provider was given.
     public var configuration: [String: JSONValue]
-    public var entry: TimelineEntry
-    public init(kind: String, family: WidgetFamily, configuration: [String: JSONValue], entry: TimelineEntry) {
+    public var entry: WidgetEntry
+    public init(kind: String, family: WidgetFamily, configuration: [String: JSONValue], entry: WidgetEntry) {
         self.kind = kind
         self.family = family
         self.configuration = configuration

@@ -51,7 +51,7 @@ public struct InstanceInfo: Codable, Sendable {
     public var kind: String
     public var family: WidgetFamily
     public var configuration: [String: JSONValue]
-    public var currentEntry: TimelineEntry?
+    public var currentEntry: WidgetEntry?
     public var hasTimeline: Bool
     public var nextReload: Date?
     /// A host shows it now (its last `visible` report, or the top of a stack just shown).
@@ -65,7 +65,7 @@ public struct InstanceInfo: Codable, Sendable {
     public var failure: String?
     public init(
         id: InstanceID, kind: String, family: WidgetFamily, configuration: [String: JSONValue],
-        currentEntry: TimelineEntry?, hasTimeline: Bool, nextReload: Date?
+        currentEntry: WidgetEntry?, hasTimeline: Bool, nextReload: Date?
     ) {
         self.id = id
         self.kind = kind

@@ -8,10 +8,10 @@ public struct TimelineResult: Codable, Sendable {
     public var instance: InstanceID
     public var kind: String
     public var family: WidgetFamily
-    public var entries: [TimelineEntry]
+    public var entries: [WidgetEntry]
     public var policy: ReloadPolicy?
     public var currentIndex: Int?
-    public var currentEntry: TimelineEntry?
+    public var currentEntry: WidgetEntry?
     public var nextEntryChange: Date?
     public var nextReload: ScheduledReload?
     public var receivedAt: Date?
@@ -22,8 +22,8 @@ public struct TimelineResult: Codable, Sendable {
     /// Why the instance is not loaded, as in `InstanceInfo.failure` (then also `lastError`).
     public var failure: String?
     public init(
-        instance: InstanceID, kind: String, family: WidgetFamily, entries: [TimelineEntry], policy: ReloadPolicy?,
-        currentIndex: Int?, currentEntry: TimelineEntry?, nextEntryChange: Date?, nextReload: ScheduledReload?,
+        instance: InstanceID, kind: String, family: WidgetFamily, entries: [WidgetEntry], policy: ReloadPolicy?,
+        currentIndex: Int?, currentEntry: WidgetEntry?, nextEntryChange: Date?, nextReload: ScheduledReload?,
         receivedAt: Date?, lastError: String?
     ) {
         self.instance = instance
@@ -42,8 +42,8 @@ public struct TimelineResult: Codable, Sendable {
 
 public struct PushParams: Codable, Sendable, Equatable {
     public var id: InstanceID
-    public var timeline: Timeline
-    public init(id: InstanceID, timeline: Timeline) {
+    public var timeline: WidgetTimeline
+    public init(id: InstanceID, timeline: WidgetTimeline) {
         self.id = id
         self.timeline = timeline
     }

@@ -7,11 +7,11 @@ extension ProviderAnswer {
     /// What `decodedTimelines` gives, or nil where it would throw or fail an instance for a
     /// fault of the answer (then it says which); an instance's `{"error": ...}` is read here.
     /// nil also for anything the cursor leaves to `JSONDecoder` (`\u` escapes, deep nesting).
-    public static func scannedTimelines(_ bytes: UnsafeRawBufferPointer, count: Int) -> [Result<Timeline, Fault>]? {
+    public static func scannedTimelines(_ bytes: UnsafeRawBufferPointer, count: Int) -> [Result<WidgetTimeline, Fault>]? {
         var cursor = JSONCursor(bytes)
         var seen = SeenKeys()
-        var items: [Result<Timeline, Fault>]?
-        var entries: [TimelineEntry]?
+        var items: [Result<WidgetTimeline, Fault>]?
+        var entries: [WidgetEntry]?
         var policy: ReloadPolicy?
         // The top level holds both shapes' keys: `timelines` decides which, but the other
         // shape's keys must still be values the general decoder takes.
@@ -34,14 +34,14 @@ extension ProviderAnswer {
         guard ok, cursor.atEnd() else { return nil }
         if let items { return items.count == count ? items : nil }
         guard let entries else { return nil }
-        return Array(repeating: .success(Timeline(entries: entries, policy: policy ?? .atEnd)), count: count)
+        return Array(repeating: .success(WidgetTimeline(entries: entries, policy: policy ?? .atEnd)), count: count)
     }
 }
 
 extension JSONCursor {
     /// The elements of `timelines`.
-    fileprivate mutating func answerItems() -> [Result<Timeline, ProviderAnswer.Fault>]? {
-        var items: [Result<Timeline, ProviderAnswer.Fault>] = []
+    fileprivate mutating func answerItems() -> [Result<WidgetTimeline, ProviderAnswer.Fault>]? {
+        var items: [Result<WidgetTimeline, ProviderAnswer.Fault>] = []
         let ok = array { cursor in
             guard let item = cursor.answerItem() else { return false }
             items.append(item)
@@ -52,9 +52,9 @@ extension JSONCursor {
 
     /// A timeline, or `{"error": "reason"}` when there are no `entries` (with them, `error`
     /// is just another key).
-    private mutating func answerItem() -> Result<Timeline, ProviderAnswer.Fault>? {
+    private mutating func answerItem() -> Result<WidgetTimeline, ProviderAnswer.Fault>? {
         var seen = SeenKeys()
-        var entries: [TimelineEntry]?
+        var entries: [WidgetEntry]?
         var policy: ReloadPolicy?
         var reason: String?
         let ok = object { cursor, key in
@@ -80,7 +80,7 @@ extension JSONCursor {
             return true
         }
         guard ok else { return nil }
-        if let entries { return .success(Timeline(entries: entries, policy: policy ?? .atEnd)) }
+        if let entries { return .success(WidgetTimeline(entries: entries, policy: policy ?? .atEnd)) }
         guard let reason else { return nil }
         return .failure(ProviderAnswer.Fault("the provider reported: \(reason)"))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import WidgetCore
 
-/// A provider's answer to `timeline`: one Timeline (valid for every instance of the launch)
+/// A provider's answer to `timeline`: one WidgetTimeline (valid for every instance of the launch)
 /// or `{"timelines": [...]}` with one per instance, in request order, where an element
 /// `{"error": "reason"}` without `entries` fails just that instance.
 public enum ProviderAnswer {
@@ -18,14 +18,14 @@ public enum ProviderAnswer {
     /// Per instance: its timeline, or why not. Read straight from the bytes
     /// (`scannedTimelines`); an answer that scan does not take goes to `decodedTimelines`,
     /// whose value or error is the reference.
-    public static func timelines(from data: Data, count: Int) throws(Fault) -> [Result<Timeline, Fault>] {
+    public static func timelines(from data: Data, count: Int) throws(Fault) -> [Result<WidgetTimeline, Fault>] {
         if let scanned = data.withUnsafeBytes({ scannedTimelines($0, count: count) }) { return scanned }
         return try decodedTimelines(from: data, count: count)
     }
 
     /// Through `JSONDecoder`: the whole answer as a `JSONValue`, then each timeline in it
-    /// encoded again and decoded as `Timeline`, which says where a timeline went wrong.
-    public static func decodedTimelines(from data: Data, count: Int) throws(Fault) -> [Result<Timeline, Fault>] {
+    /// encoded again and decoded as `WidgetTimeline`, which says where a timeline went wrong.
+    public static func decodedTimelines(from data: Data, count: Int) throws(Fault) -> [Result<WidgetTimeline, Fault>] {
         // The decoder takes text that is not JSON (a trailing comma), which the schema's
         // validators and the scan refuse: the syntax is checked first so that all agree.
         guard JSONSyntax.check(Array(data)) == nil else { throw Fault(notJSON(data)) }
@@ -40,12 +40,12 @@ public enum ProviderAnswer {
             if let many = object["timelines"] {
                 guard case .array(let items) = many else { throw Fault(".timelines must be an array") }
                 guard items.count == count else { throw Fault("\(items.count) timelines for \(count) instances") }
-                return items.enumerated().map { index, item -> Result<Timeline, Fault> in
+                return items.enumerated().map { index, item -> Result<WidgetTimeline, Fault> in
                     if case .object(let fields) = item, fields["entries"] == nil, case .string(let reason)? = fields["error"] {
                         return .failure(Fault("the provider reported: \(reason)"))
                     }
                     do {
-                        return .success(try decode(Timeline.self, item))
+                        return .success(try decode(WidgetTimeline.self, item))
                     } catch let error as DecodingError {
                         return .failure(Fault(".timelines[\(index)]\(error.shortDescription)"))
                     } catch {
@@ -53,7 +53,7 @@ public enum ProviderAnswer {
                     }
                 }
             }
-            let one = try decode(Timeline.self, json)
+            let one = try decode(WidgetTimeline.self, json)
             return Array(repeating: .success(one), count: count)
         } catch let fault as Fault {
             throw fault

@@ -2,13 +2,13 @@ import Foundation
 import WidgetCore
 
 /// `push`: the timeline read without `JSONDecoder`, each entry's content written straight to
-/// its compact text (`TimelineEntry.contentJSON`) instead of through a `JSONValue` tree.
-/// `Timeline.init` then sorts and de-duplicates the entries as it does for a decoded one.
+/// its compact text (`WidgetEntry.contentJSON`) instead of through a `JSONValue` tree.
+/// `WidgetTimeline.init` then sorts and de-duplicates the entries as it does for a decoded one.
 extension PushParams: ScannableParams {
     public static func scan(_ json: UnsafeRawBufferPointer) -> PushParams? {
         var seen = SeenKeys()
         var id: String?
-        var timeline: Timeline?
+        var timeline: WidgetTimeline?
         let ok = JSONCursor.readObject(json) { cursor, key in
             switch key {
             case "id":

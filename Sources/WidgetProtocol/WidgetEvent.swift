@@ -27,7 +27,7 @@ public struct WidgetEvent: Codable, Sendable {
     public var instance: InstanceID?
     public var instances: [InstanceID]?
     public var kind: String?
-    public var entry: TimelineEntry?
+    public var entry: WidgetEntry?
     public var error: String?
     public var decision: RotationDecision?
     public var stack: StackInfo?
@@ -40,7 +40,7 @@ public struct WidgetEvent: Codable, Sendable {
 
     public init(
         type: Kind, date: Date, instance: InstanceID? = nil, instances: [InstanceID]? = nil, kind: String? = nil,
-        entry: TimelineEntry? = nil, error: String? = nil, decision: RotationDecision? = nil, stack: StackInfo? = nil,
+        entry: WidgetEntry? = nil, error: String? = nil, decision: RotationDecision? = nil, stack: StackInfo? = nil,
         stackName: String? = nil, widgets: DescriptorChanges? = nil
     ) {
         self.type = type

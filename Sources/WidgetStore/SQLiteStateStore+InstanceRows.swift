@@ -30,7 +30,7 @@ extension SQLiteStateStore {
         found.reserveCapacity(heads.count)
         var nextInstance = 0
         /// Gives the timeline of `sortedHeads[position]` to its instance, if any.
-        func attach(_ position: Int, _ timeline: Timeline) {
+        func attach(_ position: Int, _ timeline: WidgetTimeline) {
             let (key, head) = (headOrder[position], sortedHeads[position])
             while nextInstance < instanceOrder.count {
                 let candidate = instanceOrder[nextInstance]
@@ -54,7 +54,7 @@ extension SQLiteStateStore {
                 if order > 0 { return nil }
                 nextHead += 1
                 if order == 0 { return position }
-                attach(position, Timeline(entries: [], policy: sortedHeads[position].policy))
+                attach(position, WidgetTimeline(entries: [], policy: sortedHeads[position].policy))
             }
             return nil
         }

@@ -332,7 +332,7 @@ public final class SQLiteStateStore: StateStore {
         }
         migrator.registerMigration("v5-entry-rows") { db in
             // Timelines as rows, not JSON documents: a restart reads them without a JSON parser
-            // and keeps each entry's content as its text (see TimelineEntry).
+            // and keeps each entry's content as its text (see WidgetEntry).
             try db.rename(table: "timeline", to: "timeline_v1")
             try db.create(table: "timeline") { table in
                 table.primaryKey("instance", .text).references("instance", onDelete: .cascade)
@@ -353,7 +353,7 @@ public final class SQLiteStateStore: StateStore {
                 """)
             for row in try Row.fetchAll(db, sql: "SELECT instance, json, receivedAt FROM timeline_v1") {
                 let text: String = row["json"]
-                let timeline = try WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8))
+                let timeline = try WidgetJSON.decoder.decode(WidgetTimeline.self, from: Data(text.utf8))
                 for (sql, arguments) in timelineStatements(row["instance"], timeline, receivedAt: row["receivedAt"]) {
                     try db.execute(sql: sql, arguments: arguments)
                 }
@@ -394,7 +394,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// A timeline as its head row and entry rows, replacing whatever the instance had.
-    static func timelineStatements(_ id: InstanceID, _ timeline: Timeline, receivedAt: Double) -> [(String, StatementArguments)] {
+    static func timelineStatements(_ id: InstanceID, _ timeline: WidgetTimeline, receivedAt: Double) -> [(String, StatementArguments)] {
         let (policy, policyDate): (String, Double?) = switch timeline.policy {
         case .atEnd: ("atEnd", nil)
         case .never: ("never", nil)

@@ -20,7 +20,7 @@ final class CardRenderer: Sendable {
 
     /// `extra` are the names the host adds for a template (docs/widgets.md, "Templates").
     /// Live dates read as at `now` (the daemon's), each in the element the page keeps counting.
-    func html(_ entry: TimelineEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue], now: Date = Date()) -> String {
+    func html(_ entry: WidgetEntry?, kind: WidgetKindInfo?, extra: [String: JSONValue], now: Date = Date()) -> String {
         guard let entry else {
             return #"<div class="generic generic-empty">Waiting for its timeline…</div>"#
         }

@@ -52,7 +52,7 @@ struct WebRoutes: Sendable {
             await passOn(Methods.Remove.self, InstanceParams(id: try Self.parameter("id", context)))
         }
         router.get("/api/instances/:id/timeline") { _, context in
-            await passOn(Methods.Timeline.self, InstanceParams(id: try Self.parameter("id", context)))
+            await passOn(Methods.WidgetTimeline.self, InstanceParams(id: try Self.parameter("id", context)))
         }
         router.get("/api/instances/:id/budget") { _, context in
             await passOn(Methods.Budget.self, InstanceParams(id: try Self.parameter("id", context)))
@@ -272,6 +272,6 @@ struct WebRoutes: Sendable {
 /// `/api/preview`'s answer.
 struct PreviewCard: Encodable, Sendable {
     var family: String
-    var entry: TimelineEntry?
+    var entry: WidgetEntry?
     var html: String
 }

@@ -61,7 +61,7 @@ import WidgetProtocol
 
     /// What stays with the encoder: an entry's content, a number that is not finite.
     @Test func entryChangesAreLeftToTheEncoder() {
-        let entry = TimelineEntry(date: Self.date, content: .object(["a": .integer(1)]))
+        let entry = WidgetEntry(date: Self.date, content: .object(["a": .integer(1)]))
         #expect(EventNotification(WidgetEvent(.entryChange("a", date: Self.date, entry: entry))).directJSON() == nil)
         let candidate = RankedCandidate(
             instance: "a", score: .nan, relevanceSince: nil, relevanceUntil: nil, relevance: 0, affinity: 0, donations: [],

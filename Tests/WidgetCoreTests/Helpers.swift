@@ -3,11 +3,11 @@ import Foundation
 @testable import WidgetCore
 
 /// An entry whose content names it, so a test can tell equal-date entries apart.
-func entry(_ date: Date, _ name: String) -> TimelineEntry {
-    TimelineEntry(date: date, content: .string(name))
+func entry(_ date: Date, _ name: String) -> WidgetEntry {
+    WidgetEntry(date: date, content: .string(name))
 }
 
-func contentName(_ entry: TimelineEntry?) -> String? {
+func contentName(_ entry: WidgetEntry?) -> String? {
     entry?.content.stringValue
 }
 

@@ -96,11 +96,11 @@ struct LimitSettingsTests {
 
     // MARK: Timelines
 
-    func timeline(entries: Int, contentBytes: Int = 10) -> Timeline {
+    func timeline(entries: Int, contentBytes: Int = 10) -> WidgetTimeline {
         // {"t":"xxx"}: 8 bytes around the letters.
         let text = String(repeating: "x", count: max(0, contentBytes - 8))
-        return Timeline(
-            entries: (0..<entries).map { TimelineEntry(date: t0.addingTimeInterval(Double($0) * 60), content: .object(["t": .string(text)])) },
+        return WidgetTimeline(
+            entries: (0..<entries).map { WidgetEntry(date: t0.addingTimeInterval(Double($0) * 60), content: .object(["t": .string(text)])) },
             policy: .atEnd)
     }
 
@@ -127,7 +127,7 @@ struct LimitSettingsTests {
         limits.maxEntryBytes = 100
         var entries = Array(timeline(entries: 3, contentBytes: 50).entries)
         entries[1].content = .object(["t": .string(String(repeating: "é", count: 50))])  // 2 bytes each
-        let exceeded = try #require(limits.check(Timeline(entries: entries, policy: .atEnd)))
+        let exceeded = try #require(limits.check(WidgetTimeline(entries: entries, policy: .atEnd)))
         #expect(exceeded.setting == "max-entry-bytes")
         #expect(exceeded.entry == 1)
         #expect(exceeded.actual == 108)

@@ -29,7 +29,7 @@ import WidgetProtocol
         #expect(first.entries.map(\.content) == [.object(["n": .integer(1), "text": .string("a/b \"c\"")]), .object(["n": .number(2.5)])])
         // The Float 0.8 is written as 0.8, not as its Double value 0.800000011920929.
         #expect(first.entries.last?.relevance == EntryRelevance(score: 0.8, duration: 600))
-        #expect(first.entries.last?.actions == [EntryAction(id: "done", title: "Done", intent: ActionIntent(type: "Toggle", parameters: ["on": .bool(true)]))])
+        #expect(first.entries.last?.actions == [WidgetAction(id: "done", title: "Done", intent: ActionIntent(type: "Toggle", parameters: ["on": .bool(true)]))])
         #expect(first.policy == .after(Self.start.addingTimeInterval(7200)))
         #expect(throws: ProviderAnswer.Fault("the provider reported: no such city")) { try read[1].get() }
         #expect(try read[2].get().policy == .never)
@@ -42,7 +42,7 @@ import WidgetProtocol
         #expect(try read.map { try $0.get().entries.count } == [2, 2])
     }
 
-    private static func describe(_ result: Result<Timeline, ProviderAnswer.Fault>) -> String {
+    private static func describe(_ result: Result<WidgetTimeline, ProviderAnswer.Fault>) -> String {
         switch result {
         case .success(let timeline):
             "\(timeline.entries.map { "\($0.date.timeIntervalSince1970) \($0.contentJSON) \(String(describing: $0.relevance))" }) \(timeline.policy)"

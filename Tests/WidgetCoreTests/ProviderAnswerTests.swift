@@ -121,7 +121,7 @@ struct ProviderAnswerTests {
     // MARK: Comparing
 
     /// Everything a result holds, to the bit (`-0.0` is not `0.0` here).
-    static func describe(_ results: [Result<Timeline, ProviderAnswer.Fault>]) -> String {
+    static func describe(_ results: [Result<WidgetTimeline, ProviderAnswer.Fault>]) -> String {
         results.map { result in
             switch result {
             case .failure(let fault): return "fault(\(fault.reason))"
@@ -141,7 +141,7 @@ struct ProviderAnswerTests {
         }.joined(separator: "\n")
     }
 
-    static func outcome(_ read: () throws(ProviderAnswer.Fault) -> [Result<Timeline, ProviderAnswer.Fault>]) -> String {
+    static func outcome(_ read: () throws(ProviderAnswer.Fault) -> [Result<WidgetTimeline, ProviderAnswer.Fault>]) -> String {
         do {
             return describe(try read())
         } catch {

@@ -24,15 +24,15 @@ import Testing
                 ids.append(try state.added("k.push", configuration: ["city": .string(city)], stack: name).0)
             }
         }
-        func timeline(from start: TimeInterval) -> Timeline {
+        func timeline(from start: TimeInterval) -> WidgetTimeline {
             let entries = (0..<(4 + Int(random.next() % 8))).map { index in
                 let offset = start + Double(index) * Double(900 * (1 + random.next() % 8))
                 let score: Double? = random.next() % 3 == 0 ? nil : Double(random.next() % 100) / 50 - 0.2
                 let duration = random.next() % 4 == 0 ? Double(600 * (1 + random.next() % 6)) : 0
-                return TimelineEntry(
+                return WidgetEntry(
                     date: t0 + offset, content: .integer(Int64(index)), relevance: score.map { EntryRelevance(score: $0, duration: duration) })
             }
-            return Timeline(entries: entries, policy: .never)
+            return WidgetTimeline(entries: entries, policy: .never)
         }
         for id in ids { state.apply(try state.planPush(id, timeline(from: 0), at: t0)) }
         for index in 0..<(1 + Int(random.next() % 5)) {

@@ -11,7 +11,7 @@ struct RelevanceSettlingTests {
     struct EverySample {
         var samples: [RelevanceSample] = []
 
-        mutating func install(_ timeline: Timeline, at now: Date) {
+        mutating func install(_ timeline: WidgetTimeline, at now: Date) {
             let from = timeline.entries.first.map(\.date).flatMap { $0 <= now ? $0 : nil }
             samples.removeAll { sample in sample.date > now || (from.map { sample.date >= $0 } ?? false) }
             samples += timeline.entries.compactMap { entry in
@@ -31,14 +31,14 @@ struct RelevanceSettlingTests {
     }
 
     /// A provider reloaded every 1–6 hours with 1–8 entries from `now`, some without relevance.
-    func randomTimeline(at now: Date, _ random: inout SplitMix64) -> Timeline {
+    func randomTimeline(at now: Date, _ random: inout SplitMix64) -> WidgetTimeline {
         let count = 1 + Int(random.next() % 8)
-        return Timeline(
+        return WidgetTimeline(
             entries: (0..<count).map { index in
                 let scored = random.next() % 5 != 0
                 let score = Double(Int(random.next() % 120) - 10)
                 let duration = random.next() % 2 == 0 ? 0 : Double(1 + random.next() % 4) * 1800
-                return TimelineEntry(
+                return WidgetEntry(
                     date: now + Double(index) * 3600, content: .null,
                     relevance: scored ? EntryRelevance(score: score, duration: duration) : nil)
             }, policy: .atEnd)
@@ -74,8 +74,8 @@ struct RelevanceSettlingTests {
 
     @Test func earlierSamplesThatAreOutscoredLaterAreNotKept() {
         var history = RelevanceHistory()
-        func single(_ offset: TimeInterval, _ score: Double) -> Timeline {
-            Timeline(entries: [TimelineEntry(date: t0 + offset, content: .null, relevance: EntryRelevance(score: score))], policy: .atEnd)
+        func single(_ offset: TimeInterval, _ score: Double) -> WidgetTimeline {
+            WidgetTimeline(entries: [WidgetEntry(date: t0 + offset, content: .null, relevance: EntryRelevance(score: score))], policy: .atEnd)
         }
         history.install(single(0, 5), at: t0)
         history.install(single(60, 9), at: t0 + 60)
@@ -111,7 +111,7 @@ struct RelevanceSettlingTests {
         var random = SplitMix64(seed: 9)
         var history = RelevanceHistory()
         var now = t0
-        var last = Timeline(entries: [], policy: .atEnd)
+        var last = WidgetTimeline(entries: [], policy: .atEnd)
         for _ in 0..<50 {
             last = randomTimeline(at: now, &random)
             history.install(last, at: now)

@@ -6,10 +6,10 @@ import WidgetCore
 /// Relevance (docs/smart-stacks.md): the score in force, lapses, carry-over and scale invariance.
 @Suite("Relevance")
 struct RelevanceTests {
-    func timeline(_ entries: [(TimeInterval, Double?, TimeInterval)]) -> Timeline {
-        Timeline(
+    func timeline(_ entries: [(TimeInterval, Double?, TimeInterval)]) -> WidgetTimeline {
+        WidgetTimeline(
             entries: entries.map { offset, score, duration in
-                TimelineEntry(date: t0 + offset, content: .null, relevance: score.map { EntryRelevance(score: $0, duration: duration) })
+                WidgetEntry(date: t0 + offset, content: .null, relevance: score.map { EntryRelevance(score: $0, duration: duration) })
             },
             policy: .never)
     }

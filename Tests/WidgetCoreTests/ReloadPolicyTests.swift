@@ -10,23 +10,23 @@ struct ReloadPolicyTests {
     let received = t0 - 5
 
     @Test func atEndIsDueAtTheLastEntry() {
-        #expect(Timeline(entries: entries, policy: .atEnd).policyDate(receivedAt: received) == t0 + 600)
+        #expect(WidgetTimeline(entries: entries, policy: .atEnd).policyDate(receivedAt: received) == t0 + 600)
     }
 
     @Test func atEndOfAnEmptyTimelineIsDueAtOnce() {
-        #expect(Timeline(entries: [], policy: .atEnd).policyDate(receivedAt: received) == received)
+        #expect(WidgetTimeline(entries: [], policy: .atEnd).policyDate(receivedAt: received) == received)
     }
 
     @Test(arguments: [-3_600.0, 30, 600, 7_200])
     func afterIsDueAtItsDateWhereverTheLastEntryIs(offset: TimeInterval) {
         // Before, at and after the last entry (t0 + 600): the date is taken as given.
-        let timeline = Timeline(entries: entries, policy: .after(t0 + offset))
+        let timeline = WidgetTimeline(entries: entries, policy: .after(t0 + offset))
         #expect(timeline.policyDate(receivedAt: received) == t0 + offset)
     }
 
     @Test func neverHasNoDueDate() {
-        #expect(Timeline(entries: entries, policy: .never).policyDate(receivedAt: received) == nil)
-        #expect(Timeline(entries: [], policy: .never).policyDate(receivedAt: received) == nil)
+        #expect(WidgetTimeline(entries: entries, policy: .never).policyDate(receivedAt: received) == nil)
+        #expect(WidgetTimeline(entries: [], policy: .never).policyDate(receivedAt: received) == nil)
     }
 
     @Test(arguments: [
@@ -56,16 +56,16 @@ struct ReloadPolicyTests {
     }
 
     @Test func timelineRoundTrip() throws {
-        let original = Timeline(
+        let original = WidgetTimeline(
             entries: [
-                TimelineEntry(
+                WidgetEntry(
                     date: t0, content: .object(["n": .integer(1), "s": .string("x")]),
                     relevance: EntryRelevance(score: 0.8, duration: 3_600)),
-                TimelineEntry(date: t0 + 60.5, content: .array([.bool(true), .null, .number(2.5)])),
+                WidgetEntry(date: t0 + 60.5, content: .array([.bool(true), .null, .number(2.5)])),
             ],
             policy: .after(t0 + 900))
         let data = try WidgetJSON.encoder.encode(original)
-        let decoded = try WidgetJSON.decoder.decode(Timeline.self, from: data)
+        let decoded = try WidgetJSON.decoder.decode(WidgetTimeline.self, from: data)
         #expect(decoded == original)
         #expect(decoded.entries[1].date == t0 + 60.5)
     }
@@ -80,7 +80,7 @@ struct ReloadPolicyTests {
              ],
              "policy": {"after": "2026-01-05T09:00:00+01:00"}}
             """
-        let timeline = try decodeJSON(Timeline.self, json)
+        let timeline = try decodeJSON(WidgetTimeline.self, json)
         // +09:00 is 9 hours ahead of UTC: 17:01+09:00 is 08:01Z.
         #expect(timeline.entries.map(\.date) == [t0, t0 + 30.25, t0 + 60])
         #expect(timeline.entries[0].relevance == EntryRelevance(score: 0.8, duration: 3_600))
@@ -90,7 +90,7 @@ struct ReloadPolicyTests {
     }
 
     @Test func missingPolicyMeansAtEnd() throws {
-        let timeline = try decodeJSON(Timeline.self, #"{"entries": []}"#)
+        let timeline = try decodeJSON(WidgetTimeline.self, #"{"entries": []}"#)
         #expect(timeline.policy == .atEnd)
         #expect(timeline.entries.isEmpty)
     }
@@ -113,11 +113,11 @@ struct ReloadPolicyTests {
 
     @Test func negativeDurationInsideATimelineRejectsTheTimeline() {
         let json = #"{"entries": [{"date": "2026-01-05T08:00:00Z", "relevance": {"score": 1, "duration": -60}}]}"#
-        #expect(throws: DecodingError.self) { try decodeJSON(Timeline.self, json) }
+        #expect(throws: DecodingError.self) { try decodeJSON(WidgetTimeline.self, json) }
     }
 
     @Test(arguments: ["2026-01-05T08:00:00", "2026-01-05", "yesterday"])
     func datesWithoutAZoneAreRejected(date: String) {
-        #expect(throws: DecodingError.self) { try decodeJSON(Timeline.self, #"{"entries": [{"date": "\#(date)"}]}"#) }
+        #expect(throws: DecodingError.self) { try decodeJSON(WidgetTimeline.self, #"{"entries": [{"date": "\#(date)"}]}"#) }
     }
 }

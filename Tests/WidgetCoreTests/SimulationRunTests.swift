@@ -9,9 +9,9 @@ import Testing
     /// hour later whose content is that date's hour after t0, and a reload an hour later.
     static func answer(_ launch: Launch) -> [MemberOutcome] {
         let hour = Int64(launch.date.timeIntervalSince(t0) / 3600)
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [
-                TimelineEntry(date: launch.date, content: .integer(hour)), TimelineEntry(date: launch.date + 1800, content: .integer(-hour)),
+                WidgetEntry(date: launch.date, content: .integer(hour)), WidgetEntry(date: launch.date + 1800, content: .integer(-hour)),
             ],
             policy: .after(launch.date + 3600))
         return launch.members.map { _ in .timeline(timeline) }

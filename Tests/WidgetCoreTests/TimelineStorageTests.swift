@@ -6,8 +6,8 @@ import WidgetCore
 /// A timeline's entries live in one buffer (`TimelineStorage`); what goes in comes out.
 @Suite("Timeline storage")
 struct TimelineStorageTests {
-    func entry(_ offset: TimeInterval, _ json: String, _ relevance: EntryRelevance? = nil) -> TimelineEntry {
-        TimelineEntry(date: t0 + offset, contentJSON: json, relevance: relevance)
+    func entry(_ offset: TimeInterval, _ json: String, _ relevance: EntryRelevance? = nil) -> WidgetEntry {
+        WidgetEntry(date: t0 + offset, contentJSON: json, relevance: relevance)
     }
 
     @Test(arguments: [ReloadPolicy.atEnd, .never, .after(t0 + 3_600), .after(Date(timeIntervalSinceReferenceDate: -1e9))])
@@ -18,7 +18,7 @@ struct TimelineStorageTests {
             entry(120.25, #""ü ✓ 🦊 \"q\"""#, EntryRelevance(score: -2, duration: 0)),
             entry(180, "null"),
         ]
-        let timeline = Timeline(entries: entries, policy: policy)
+        let timeline = WidgetTimeline(entries: entries, policy: policy)
         #expect(Array(timeline.entries) == entries)
         #expect(timeline.policy == policy)
         #expect(timeline.entries.map(\.contentJSON) == [#"{"a":1}"#, "", #""ü ✓ 🦊 \"q\"""#, "null"])
@@ -28,17 +28,17 @@ struct TimelineStorageTests {
     }
 
     @Test func anEmptyTimelineKeepsItsPolicy() {
-        let timeline = Timeline(entries: [], policy: .after(t0))
+        let timeline = WidgetTimeline(entries: [], policy: .after(t0))
         #expect(timeline.entries.isEmpty)
         #expect(timeline.policy == .after(t0))
         #expect(timeline.policyDate(receivedAt: t0 - 5) == t0)
-        #expect(Timeline(entries: [], policy: .atEnd).policyDate(receivedAt: t0 - 5) == t0 - 5)
-        #expect(timeline == Timeline(entries: [], policy: .after(t0)))
-        #expect(timeline != Timeline(entries: [], policy: .never))
+        #expect(WidgetTimeline(entries: [], policy: .atEnd).policyDate(receivedAt: t0 - 5) == t0 - 5)
+        #expect(timeline == WidgetTimeline(entries: [], policy: .after(t0)))
+        #expect(timeline != WidgetTimeline(entries: [], policy: .never))
     }
 
     @Test func emptyContentsHaveNoBytes() {
-        let timeline = Timeline(entries: [entry(0, ""), entry(1, ""), entry(2, "")], policy: .never)
+        let timeline = WidgetTimeline(entries: [entry(0, ""), entry(1, ""), entry(2, "")], policy: .never)
         #expect(timeline.entries.map(\.contentJSON) == ["", "", ""])
         #expect(timeline.entries.map { entry in entry.contentJSON.utf8.count } == [0, 0, 0])
     }
@@ -50,7 +50,7 @@ struct TimelineStorageTests {
             let text = String(repeating: "é", count: length / 2) + String(index)
             return entry(Double(index) * 30, #""\#(text)""#, index % 7 == 0 ? EntryRelevance(score: Double(index), duration: 5) : nil)
         }
-        let timeline = Timeline(entries: entries, policy: .atEnd)
+        let timeline = WidgetTimeline(entries: entries, policy: .atEnd)
         #expect(timeline.entries.count == 5_000)
         #expect(Array(timeline.entries) == entries)
         #expect(timeline.currentIndex(at: t0 + 30 * 2_500 + 1) == 2_500)
@@ -58,7 +58,7 @@ struct TimelineStorageTests {
     }
 
     @Test func changingThePolicyKeepsTheEntries() {
-        var timeline = Timeline(entries: [entry(0, "1", EntryRelevance(score: 1)), entry(60, "2")], policy: .atEnd)
+        var timeline = WidgetTimeline(entries: [entry(0, "1", EntryRelevance(score: 1)), entry(60, "2")], policy: .atEnd)
         let copy = timeline
         timeline.policy = .after(t0 + 10)
         #expect(timeline.policy == .after(t0 + 10))
@@ -67,15 +67,15 @@ struct TimelineStorageTests {
     }
 
     @Test func equalTimelinesHashEqually() {
-        let a = Timeline(entries: [entry(0, "1"), entry(60, "22", EntryRelevance(score: 3))], policy: .never)
-        let b = Timeline(entries: [entry(60, "22", EntryRelevance(score: 3)), entry(0, "1")], policy: .never)
+        let a = WidgetTimeline(entries: [entry(0, "1"), entry(60, "22", EntryRelevance(score: 3))], policy: .never)
+        let b = WidgetTimeline(entries: [entry(60, "22", EntryRelevance(score: 3)), entry(0, "1")], policy: .never)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         // The same bytes split differently between entries are different content.
-        #expect(a != Timeline(entries: [entry(0, "12"), entry(60, "2", EntryRelevance(score: 3))], policy: .never))
-        #expect(a != Timeline(entries: [entry(0, "1"), entry(60, "22", EntryRelevance(score: 4))], policy: .never))
-        #expect(a != Timeline(entries: [entry(0, "1"), entry(60, "22")], policy: .never))
-        #expect(a != Timeline(entries: [entry(0, "1"), entry(61, "22", EntryRelevance(score: 3))], policy: .never))
+        #expect(a != WidgetTimeline(entries: [entry(0, "12"), entry(60, "2", EntryRelevance(score: 3))], policy: .never))
+        #expect(a != WidgetTimeline(entries: [entry(0, "1"), entry(60, "22", EntryRelevance(score: 4))], policy: .never))
+        #expect(a != WidgetTimeline(entries: [entry(0, "1"), entry(60, "22")], policy: .never))
+        #expect(a != WidgetTimeline(entries: [entry(0, "1"), entry(61, "22", EntryRelevance(score: 3))], policy: .never))
         #expect(Set([a, b]).count == 1)
     }
 
@@ -88,10 +88,10 @@ struct TimelineStorageTests {
         }
         #expect(!builder.isEmpty)
         let built = builder.make(policy: .after(t0))
-        #expect(built == Timeline(entries: entries, policy: .after(t0)))
+        #expect(built == WidgetTimeline(entries: entries, policy: .after(t0)))
         #expect(builder.isEmpty)
         // The builder starts afresh after each timeline, and may make an empty one.
-        #expect(builder.make(policy: .never) == Timeline(entries: [], policy: .never))
+        #expect(builder.make(policy: .never) == WidgetTimeline(entries: [], policy: .never))
     }
 
     @Test func theBuilderSortsEntriesOutOfOrder() {
@@ -103,7 +103,7 @@ struct TimelineStorageTests {
         }
         let built = builder.make(policy: .atEnd)
         #expect(built.entries.map(\.contentJSON) == ["a", "c"])
-        #expect(built == Timeline(entries: entries, policy: .atEnd))
+        #expect(built == WidgetTimeline(entries: entries, policy: .atEnd))
     }
 
     @Test func discardedEntriesAreNotInTheNextTimeline() {
@@ -114,15 +114,15 @@ struct TimelineStorageTests {
         #expect(builder.isEmpty)
         var kept = "kept"
         kept.withUTF8 { builder.append(date: t0 + 1, contentJSON: UnsafeRawBufferPointer($0), relevance: nil) }
-        #expect(builder.make(policy: .never) == Timeline(entries: [entry(1, "kept")], policy: .never))
+        #expect(builder.make(policy: .never) == WidgetTimeline(entries: [entry(1, "kept")], policy: .never))
     }
 
     @Test func aTimelineEncodesAsBefore() throws {
-        let timeline = Timeline(
-            entries: [TimelineEntry(date: t0, content: .object(["n": .integer(1)]), relevance: EntryRelevance(score: 0.5))],
+        let timeline = WidgetTimeline(
+            entries: [WidgetEntry(date: t0, content: .object(["n": .integer(1)]), relevance: EntryRelevance(score: 0.5))],
             policy: .after(t0 + 60))
         let text = String(decoding: try WidgetJSON.encoder.encode(timeline), as: UTF8.self)
         #expect(text == #"{"entries":[{"content":{"n":1},"date":"2026-01-05T08:00:00Z","relevance":{"duration":0,"score":0.5}}],"policy":{"after":"2026-01-05T08:01:00Z"}}"#)
-        #expect(try WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8)) == timeline)
+        #expect(try WidgetJSON.decoder.decode(WidgetTimeline.self, from: Data(text.utf8)) == timeline)
     }
 }

@@ -7,7 +7,7 @@ import WidgetCore
 @Suite("Timeline entry selection")
 struct TimelineTests {
     @Test func entriesAreSortedOnArrival() {
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [entry(t0 + 120, "c"), entry(t0, "a"), entry(t0 + 60, "b")], policy: .atEnd)
         #expect(timeline.entries.map(\.date) == [t0, t0 + 60, t0 + 120])
         #expect(timeline.entries.compactMap(\.content.stringValue) == ["a", "b", "c"])
@@ -16,7 +16,7 @@ struct TimelineTests {
     @Test func equalDatesKeepTheLaterInputEntry() {
         // "first" and "second" share a date; the later one in the input must win even though
         // it arrives after an entry with a later date.
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [entry(t0 + 60, "first"), entry(t0 + 120, "x"), entry(t0 + 60, "second"), entry(t0, "y")],
             policy: .never)
         #expect(timeline.entries.count == 3)
@@ -24,13 +24,13 @@ struct TimelineTests {
     }
 
     @Test func threeEqualDatesKeepTheLast() {
-        let timeline = Timeline(entries: [entry(t0, "1"), entry(t0, "2"), entry(t0, "3")], policy: .atEnd)
+        let timeline = WidgetTimeline(entries: [entry(t0, "1"), entry(t0, "2"), entry(t0, "3")], policy: .atEnd)
         #expect(timeline.entries.count == 1)
         #expect(contentName(timeline.entries.first) == "3")
     }
 
     @Test func currentEntryIsTheGreatestDateNotAfterNow() {
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [entry(t0, "a"), entry(t0 + 60, "b"), entry(t0 + 120, "c")], policy: .atEnd)
         #expect(contentName(timeline.currentEntry(at: t0)) == "a")
         #expect(contentName(timeline.currentEntry(at: t0 + 59.999)) == "a")
@@ -43,13 +43,13 @@ struct TimelineTests {
     }
 
     @Test func allEntriesInTheFutureShowTheFirst() {
-        let timeline = Timeline(entries: [entry(t0 + 300, "late"), entry(t0 + 100, "early")], policy: .atEnd)
+        let timeline = WidgetTimeline(entries: [entry(t0 + 300, "late"), entry(t0 + 100, "early")], policy: .atEnd)
         #expect(contentName(timeline.currentEntry(at: t0)) == "early")
         #expect(timeline.currentIndex(at: t0) == 0)
     }
 
     @Test func emptyTimelineHasNoCurrentEntry() {
-        let timeline = Timeline(entries: [], policy: .atEnd)
+        let timeline = WidgetTimeline(entries: [], policy: .atEnd)
         #expect(timeline.entries.isEmpty)
         #expect(timeline.currentEntry(at: t0) == nil)
         #expect(timeline.currentIndex(at: t0) == nil)
@@ -57,7 +57,7 @@ struct TimelineTests {
     }
 
     @Test func nextEntryDateIsStrictlyAfterNow() {
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [entry(t0, "a"), entry(t0 + 60, "b"), entry(t0 + 120, "c")], policy: .atEnd)
         // Before every entry: the first entry is shown now and the next change is its own date.
         #expect(timeline.nextEntryDate(after: t0 - 10) == t0)
@@ -69,7 +69,7 @@ struct TimelineTests {
     }
 
     @Test func singleEntryTimeline() {
-        let timeline = Timeline(entries: [entry(t0 + 10, "only")], policy: .atEnd)
+        let timeline = WidgetTimeline(entries: [entry(t0 + 10, "only")], policy: .atEnd)
         #expect(contentName(timeline.currentEntry(at: t0)) == "only")
         #expect(contentName(timeline.currentEntry(at: t0 + 20)) == "only")
         #expect(timeline.nextEntryDate(after: t0) == t0 + 10)

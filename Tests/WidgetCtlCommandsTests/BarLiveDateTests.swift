@@ -14,7 +14,7 @@ struct BarLiveDateTests {
     static func view(_ content: String, text: String?, format: BarFormat = .waybar) throws -> BarView {
         let escaping: EntryTemplate.Escaping = format.isMarkup ? .html : .none
         let display = BarView.KindDisplay(displayName: "Trains", text: try text.map { try EntryTemplate($0, escaping: escaping) }, tooltip: nil)
-        let entry = TimelineEntry(date: start, content: try WidgetJSON.decoder.decode(JSONValue.self, from: Data(content.utf8)))
+        let entry = WidgetEntry(date: start, content: try WidgetJSON.decoder.decode(JSONValue.self, from: Data(content.utf8)))
         return BarView(stackName: "s", format: format, top: "0000abcd", kind: "test.trains", display: display, entry: entry)
     }
 

@@ -18,11 +18,11 @@ import WidgetCore
         WidgetInstance(id: id, kind: "k", family: .systemSmall, configuration: ["slot": .number(1)], created: t0 + created)
     }
 
-    func timeline(_ name: String) -> Timeline {
-        Timeline(
+    func timeline(_ name: String) -> WidgetTimeline {
+        WidgetTimeline(
             entries: [
-                TimelineEntry(date: t0, content: .string(name), relevance: EntryRelevance(score: 1, duration: 60)),
-                TimelineEntry(date: t0 + 60, content: .null),
+                WidgetEntry(date: t0, content: .string(name), relevance: EntryRelevance(score: 1, duration: 60)),
+                WidgetEntry(date: t0 + 60, content: .null),
             ],
             policy: .atEnd)
     }

@@ -31,11 +31,11 @@ import WidgetCore
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The current timeline carries relevance from +240 min; the JSON history holds earlier
         // timelines' samples before it, and the timeline's own samples.
-        let timeline = Timeline(
+        let timeline = WidgetTimeline(
             entries: [
-                TimelineEntry(date: t0 + 180 * 60, content: .string("bare")),
-                TimelineEntry(date: t0 + 240 * 60, content: .string("x"), relevance: EntryRelevance(score: 3, duration: 600)),
-                TimelineEntry(date: t0 + 300 * 60, content: .string("y"), relevance: EntryRelevance(score: 8)),
+                WidgetEntry(date: t0 + 180 * 60, content: .string("bare")),
+                WidgetEntry(date: t0 + 240 * 60, content: .string("x"), relevance: EntryRelevance(score: 3, duration: 600)),
+                WidgetEntry(date: t0 + 300 * 60, content: .string("y"), relevance: EntryRelevance(score: 8)),
             ], policy: .atEnd)
         let earlier = [sample(0, 5), sample(60, 9), sample(120, 4), sample(150, 6)]
         // Received after the earlier samples and before its own entries: ranking asks from then on.

@@ -15,8 +15,8 @@ import WidgetCore
         WidgetInstance(id: id, kind: kind, family: .accessoryRectangular, configuration: [:], created: created)
     }
 
-    func timeline(_ name: String) -> Timeline {
-        Timeline(entries: [TimelineEntry(date: t0, content: .string(name)), TimelineEntry(date: t0 + 60, content: .null)], policy: .atEnd)
+    func timeline(_ name: String) -> WidgetTimeline {
+        WidgetTimeline(entries: [WidgetEntry(date: t0, content: .string(name)), WidgetEntry(date: t0 + 60, content: .null)], policy: .atEnd)
     }
 
     func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
@@ -32,7 +32,7 @@ import WidgetCore
             let store = try SQLiteStateStore(directory: directory)
             try await store.apply(placed.map { .putInstance(instance($0.0, created: t0 + $0.1, kind: $0.0 == "z" ? "other" : "k")) })
             try await store.apply(["z", "b", "é"].map { .putTimeline($0, timeline($0), receivedAt: t0 + 1) })
-            try await store.apply([.putTimeline("a", Timeline(entries: [], policy: .after(t0)), receivedAt: t0 + 2)])
+            try await store.apply([.putTimeline("a", WidgetTimeline(entries: [], policy: .after(t0)), receivedAt: t0 + 2)])
         }
         let loaded = try await SQLiteStateStore(directory: directory).load()
         #expect(loaded.instances.map(\.id) == ["b", "ea", "é", "a", "z"])
@@ -40,7 +40,7 @@ import WidgetCore
         #expect(loaded.instances.allSatisfy { $0.family == .accessoryRectangular })
         #expect(loaded.timelines.count == 5)
         #expect(loaded.timelines.map { $0?.timeline.entries.first?.content.stringValue } == ["b", nil, "é", nil, "z"])
-        #expect(loaded.timelines[3]?.timeline == Timeline(entries: [], policy: .after(t0)))
+        #expect(loaded.timelines[3]?.timeline == WidgetTimeline(entries: [], policy: .after(t0)))
         #expect(loaded.timelines[3]?.receivedAt == t0 + 2)
         #expect(loaded.timelines[0]?.timeline == timeline("b"))
         #expect(loaded.timelines[0]?.receivedAt == t0 + 1)

@@ -17,22 +17,22 @@ import WidgetCore
 
     @Test func everyPolicyAndEntryShapeRoundTrips() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timelines: [String: Timeline] = [
-            "a": Timeline(
+        let timelines: [String: WidgetTimeline] = [
+            "a": WidgetTimeline(
                 entries: [
-                    TimelineEntry(date: t0, content: .object(["n": .integer(1), "s": .string("ü \"q\"")])),
-                    TimelineEntry(date: t0 + 60, content: .number(2.5), relevance: EntryRelevance(score: 3, duration: 600)),
+                    WidgetEntry(date: t0, content: .object(["n": .integer(1), "s": .string("ü \"q\"")])),
+                    WidgetEntry(date: t0 + 60, content: .number(2.5), relevance: EntryRelevance(score: 3, duration: 600)),
                 ], policy: .after(t0 + 3600)),
-            "b": Timeline(entries: [TimelineEntry(date: t0, content: .null)], policy: .atEnd),
-            "c": Timeline(entries: [], policy: .never),
-            "d": Timeline(
+            "b": WidgetTimeline(entries: [WidgetEntry(date: t0, content: .null)], policy: .atEnd),
+            "c": WidgetTimeline(entries: [], policy: .never),
+            "d": WidgetTimeline(
                 entries: [
-                    TimelineEntry(date: t0, content: .string("no actions")),
-                    TimelineEntry(
+                    WidgetEntry(date: t0, content: .string("no actions")),
+                    WidgetEntry(
                         date: t0 + 60, content: .string("two"),
                         actions: [
-                            EntryAction(id: "done", title: "Done ✓", intent: ActionIntent(type: "Toggle", parameters: ["task": .string("4\"2")])),
-                            EntryAction(id: "undo", title: "Undo", intent: ActionIntent(type: "Toggle")),
+                            WidgetAction(id: "done", title: "Done ✓", intent: ActionIntent(type: "Toggle", parameters: ["task": .string("4\"2")])),
+                            WidgetAction(id: "undo", title: "Undo", intent: ActionIntent(type: "Toggle")),
                         ]),
                 ], policy: .never),
         ]
@@ -55,8 +55,8 @@ import WidgetCore
 
     @Test func aVersion4DatabaseIsMigratedWithItsTimelines() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let timeline = Timeline(
-            entries: [TimelineEntry(date: t0, content: .string("old"), relevance: EntryRelevance(score: 1))], policy: .atEnd)
+        let timeline = WidgetTimeline(
+            entries: [WidgetEntry(date: t0, content: .string("old"), relevance: EntryRelevance(score: 1))], policy: .atEnd)
         do {
             let pool = try DatabasePool(path: directory + "/state.sqlite")
             try SQLiteStateStore.migrator.migrate(pool, upTo: "v4-visibility")

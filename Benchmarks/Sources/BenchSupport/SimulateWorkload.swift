@@ -38,7 +38,7 @@ public final class SimulateWorkload: @unchecked Sendable {
             descriptors: Dictionary(uniqueKeysWithValues: descriptors.map { ($0.kind, $0) }), settings: settings,
             calendar: calendar, idSeed: seed)
         var random = CoreRandom(seed: seed)
-        var timelines: [InstanceID: Timeline] = [:]
+        var timelines: [InstanceID: WidgetTimeline] = [:]
         for stack in 0..<stacks {
             let name = "stack-\(stack)"
             state.apply(try state.planCreateStack(name, smartRotate: true, at: setup, reserved: LimitReservations()))
@@ -50,11 +50,11 @@ public final class SimulateWorkload: @unchecked Sendable {
                     at: setup, reserved: LimitReservations()))
                 let entries = (0...25).map { hour in
                     let score: Double? = random.below(3) == 0 ? nil : random.unit()
-                    return TimelineEntry(
+                    return WidgetEntry(
                         date: setup.addingTimeInterval(Double(hour) * 3600), content: .integer(Int64(hour)),
                         relevance: score.map { EntryRelevance(score: $0) })
                 }
-                timelines[id] = Timeline(entries: entries, policy: .atEnd)
+                timelines[id] = WidgetTimeline(entries: entries, policy: .atEnd)
             }
         }
         // The initial reloads, answered as the provider would.

@@ -89,11 +89,11 @@ enum Seeder {
                 id: id, kind: Fixtures.pushKind, family: .systemSmall, configuration: [:],
                 created: base.addingTimeInterval(-2 * 86400 + Double(index) / 1000))
             let timelineEntries = (0..<entries).map { entry in
-                TimelineEntry(
+                WidgetEntry(
                     date: base.addingTimeInterval(Double(entry - 1) * 3600), content: .object(["text": .string(text())]))
             }
             changes.append(.putInstance(instance))
-            changes.append(.putTimeline(id, Timeline(entries: timelineEntries, policy: .never), receivedAt: base.addingTimeInterval(-3600)))
+            changes.append(.putTimeline(id, WidgetTimeline(entries: timelineEntries, policy: .never), receivedAt: base.addingTimeInterval(-3600)))
             if changes.count >= batch {
                 try await store.apply(changes)
                 changes.removeAll(keepingCapacity: true)

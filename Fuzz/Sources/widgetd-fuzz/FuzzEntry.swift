@@ -131,9 +131,9 @@ private func fuzzDescriptor(_ data: Data) {
 
 /// A timeline as pushed or printed by a provider.
 private func fuzzTimeline(_ data: Data) {
-    guard let timeline = try? WidgetJSON.decoder.decode(Timeline.self, from: data) else { return }
+    guard let timeline = try? WidgetJSON.decoder.decode(WidgetTimeline.self, from: data) else { return }
     guard let encoded = try? WidgetJSON.encoder.encode(timeline),
-        let again = try? WidgetJSON.decoder.decode(Timeline.self, from: encoded)
+        let again = try? WidgetJSON.decoder.decode(WidgetTimeline.self, from: encoded)
     else { fatalError("an accepted timeline does not survive encoding: \(String(decoding: data, as: UTF8.self))") }
     // Dates may be rounded once by the encoding, but a second round trip changes nothing.
     guard again.entries.count == timeline.entries.count, (try? WidgetJSON.encoder.encode(again)) == encoded else {
@@ -158,7 +158,7 @@ private func fuzzProviderAnswer(_ data: Data) {
 }
 
 /// Everything the daemon takes from an answer, to the bit (`-0.0` is not `0.0` here).
-private func answerText(_ results: [Result<Timeline, ProviderAnswer.Fault>]) -> String {
+private func answerText(_ results: [Result<WidgetTimeline, ProviderAnswer.Fault>]) -> String {
     results.map { result in
         switch result {
         case .failure(let fault): return "fault(\(fault.reason))"

@@ -16,7 +16,7 @@ extension DaemonState {
     /// yet gets an empty timeline that never reloads, since nothing is known of what its
     /// provider would say.
     func heldOutcome(_ id: InstanceID) -> MemberOutcome {
-        .timeline(instances[id]?.timeline?.timeline ?? Timeline(entries: [], policy: .never))
+        .timeline(instances[id]?.timeline?.timeline ?? WidgetTimeline(entries: [], policy: .never))
     }
 }
 

@@ -53,7 +53,7 @@ public struct RelevanceHistory: Sendable, Hashable {
     /// A history restored from what a store keeps: the settled samples and the current
     /// timeline (whose relevance-carrying entries are its samples), or the fresh relevance a
     /// provider gave for it since (`install(fresh:at:)`).
-    public init(settled: [RelevanceSample], timeline: Timeline?, fresh: [RelevanceSample]? = nil) {
+    public init(settled: [RelevanceSample], timeline: WidgetTimeline?, fresh: [RelevanceSample]? = nil) {
         for sample in settled.sorted(by: { $0.date < $1.date }) { settle(sample) }
         self.timeline = fresh?.sorted { $0.date < $1.date } ?? timeline.map(Self.samples(of:)) ?? []
     }
@@ -68,7 +68,7 @@ public struct RelevanceHistory: Sendable, Hashable {
     /// dated at or before it), it supersedes the old one from that first entry on. Otherwise the
     /// score in force goes on until the new entries begin. What is left of the old timeline
     /// settles, and the new samples become the current timeline.
-    public mutating func install(_ timeline: Timeline, at now: Date) {
+    public mutating func install(_ timeline: WidgetTimeline, at now: Date) {
         let first = timeline.entries.isEmpty ? nil : timeline.entries.date(at: 0)
         install(Self.samples(of: timeline), first: first, at: now)
     }
@@ -181,7 +181,7 @@ public struct RelevanceHistory: Sendable, Hashable {
         settled.append(sample)
     }
 
-    private static func samples(of timeline: Timeline) -> [RelevanceSample] {
+    private static func samples(of timeline: WidgetTimeline) -> [RelevanceSample] {
         let entries = timeline.entries
         return entries.indices.compactMap { index in
             entries.relevance(at: index).map { RelevanceSample(date: entries.date(at: index), score: $0.score, duration: $0.duration) }

@@ -110,7 +110,7 @@ extension DaemonState {
 
     /// Why `timeline` cannot be installed for an instance of `kind` shown as `family`: an
     /// action whose intent the kind does not declare, or whose parameters break its rules.
-    func actionProblem(_ timeline: Timeline, kind: String, family: WidgetFamily) -> String? {
+    func actionProblem(_ timeline: WidgetTimeline, kind: String, family: WidgetFamily) -> String? {
         let entries = timeline.entries
         guard entries.haveActions else { return nil }
         let descriptor = descriptors[kind]

@@ -3,7 +3,7 @@ import Foundation
 extension DaemonState {
     /// Installs a timeline for an instance from outside (`widgetctl push`, an app). A provider
     /// answer to a launch that began before this is dropped when it arrives.
-    public mutating func planPush(_ id: InstanceID, _ timeline: Timeline, at now: Date) throws(StateError) -> Plan {
+    public mutating func planPush(_ id: InstanceID, _ timeline: WidgetTimeline, at now: Date) throws(StateError) -> Plan {
         let record = try record(id)
         if let exceeded = settings.limits.check(timeline) { throw .limitExceeded(exceeded) }
         if let problem = actionProblem(timeline, kind: record.kind, family: record.instance.family) {
@@ -34,7 +34,7 @@ extension DaemonState {
     }
 
     /// Puts a stored timeline in the record and in the schedule.
-    mutating func install(_ timeline: Timeline, for id: InstanceID, receivedAt: Date, history: RelevanceHistory, policyDue: Date?) {
+    mutating func install(_ timeline: WidgetTimeline, for id: InstanceID, receivedAt: Date, history: RelevanceHistory, policyDue: Date?) {
         instances.update(id) { record in
             record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
             record.relevance = history
@@ -46,7 +46,7 @@ extension DaemonState {
     /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window,
     /// and the settled rows to store for it (appended and deleted, not the whole history).
     func relevanceAfter(
-        _ timeline: Timeline, _ before: RelevanceHistory, at now: Date
+        _ timeline: WidgetTimeline, _ before: RelevanceHistory, at now: Date
     ) -> (RelevanceHistory, RelevanceRowChange) {
         var history = before
         history.install(timeline, at: now)

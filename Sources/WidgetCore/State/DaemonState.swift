@@ -113,12 +113,12 @@ public struct DaemonState: Sendable {
     /// The policy's due date. A provider answer whose policy is already due would reload at
     /// once, forever when the budget is off; such a reload waits the minimum spacing (at least
     /// 1 s) after the launch that produced it.
-    func policyDue(for kind: String, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
+    func policyDue(for kind: String, _ timeline: WidgetTimeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
         policyDue(hasProvider: hasProvider(kind), timeline, receivedAt: receivedAt, fromProvider: fromProvider)
     }
 
     /// `policyDue(for:…)` for a kind already known to have a provider or not.
-    func policyDue(hasProvider: Bool, _ timeline: Timeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
+    func policyDue(hasProvider: Bool, _ timeline: WidgetTimeline, receivedAt: Date, fromProvider: Bool = false) -> Date? {
         guard hasProvider, let date = timeline.policyDate(receivedAt: receivedAt) else { return nil }
         if fromProvider && date <= receivedAt {
             return receivedAt.addingTimeInterval(max(settings.minimumSpacing, 1))

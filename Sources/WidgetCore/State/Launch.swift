@@ -25,7 +25,7 @@ public struct Launch: Sendable, Hashable {
 
 /// What one launch produced for one member.
 public enum MemberOutcome: Sendable, Hashable {
-    case timeline(Timeline)
+    case timeline(WidgetTimeline)
     /// The message shown as `lastError`, and its class (see `FailureStreak`).
     case failed(String, cause: String)
 }

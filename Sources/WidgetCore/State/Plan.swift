@@ -59,7 +59,7 @@ public struct Note: Sendable {
 /// What happened, for subscribers.
 public enum StateEvent: Sendable, Hashable {
     /// The shown entry of an instance changed: at its entry date, or a timeline was pushed.
-    case entryChange(InstanceID, date: Date, entry: TimelineEntry?)
+    case entryChange(InstanceID, date: Date, entry: WidgetEntry?)
     /// A host performed one of the instance's actions: what it shows is out of date until the
     /// reload that follows ends.
     case invalidated(InstanceID, action: String, date: Date)

@@ -5,7 +5,7 @@ public enum StoreChange: Sendable {
     case putInstance(WidgetInstance)
     /// Removes the instance with its timeline, requests and reload history.
     case deleteInstance(InstanceID)
-    case putTimeline(InstanceID, Timeline, receivedAt: Date)
+    case putTimeline(InstanceID, WidgetTimeline, receivedAt: Date)
     /// A reload that ran; budgeted ones count against the budget after a restart.
     case recordReload(InstanceID, date: Date, reason: ReloadReason, budgeted: Bool)
     /// Forgets reload history older than the budget window.
@@ -70,10 +70,10 @@ public struct PersistedState: Sendable {
 }
 
 public struct StoredTimeline: Sendable, Hashable {
-    public var timeline: Timeline
+    public var timeline: WidgetTimeline
     public var receivedAt: Date
 
-    public init(timeline: Timeline, receivedAt: Date) {
+    public init(timeline: WidgetTimeline, receivedAt: Date) {
         self.timeline = timeline
         self.receivedAt = receivedAt
     }

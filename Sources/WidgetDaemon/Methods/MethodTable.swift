@@ -28,7 +28,7 @@ enum MethodTable {
     ]
 
     static let timelines: [MethodEntry] = [
-        .handle(Methods.Timeline.self) { $0.timeline($1, $2) },
+        .handle(Methods.WidgetTimeline.self) { $0.timeline($1, $2) },
         .handle(Methods.Push.self) { engine, params, call in
             engine.change(call) { state, now throws(StateError) in
                 try state.planPush(params.id, params.timeline, at: now)

@@ -4,8 +4,8 @@ import WidgetProtocol
 
 /// Reads the answers of the one-instance verbs.
 enum CallAnswer {
-    static func entry(from data: Data) throws(ProviderFailure) -> TimelineEntry {
-        try decode(TimelineEntry.self, data)
+    static func entry(from data: Data) throws(ProviderFailure) -> WidgetEntry {
+        try decode(WidgetEntry.self, data)
     }
 
     static func options(from data: Data) throws(ProviderFailure) -> [EntityOption] {
@@ -28,7 +28,7 @@ enum CallAnswer {
             guard (sample.duration ?? 0) >= 0, (sample.duration ?? 0).isFinite else {
                 throw .invalidAnswer("relevance[\(index)].duration: must be >= 0 seconds")
             }
-            guard TimelineEntry.windowFits(sample.date, EntryRelevance(score: sample.score, duration: sample.duration ?? 0)) else {
+            guard WidgetEntry.windowFits(sample.date, EntryRelevance(score: sample.score, duration: sample.duration ?? 0)) else {
                 throw .invalidAnswer("relevance[\(index)].duration: the window would end after \(SupportedDates.latestText)")
             }
         }

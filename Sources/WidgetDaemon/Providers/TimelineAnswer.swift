@@ -6,7 +6,7 @@ import WidgetProtocol
 enum TimelineAnswer {
     /// Per instance: its timeline, or the reason the provider gave for it
     /// (`{"error": "..."}` in its place), so one bad instance does not fail the others.
-    static func timelines(from data: Data, count: Int) throws(ProviderFailure) -> [Result<Timeline, ProviderFailure>] {
+    static func timelines(from data: Data, count: Int) throws(ProviderFailure) -> [Result<WidgetTimeline, ProviderFailure>] {
         do {
             return try ProviderAnswer.timelines(from: data, count: count).map { answer in
                 answer.mapError { .invalidAnswer($0.reason) }

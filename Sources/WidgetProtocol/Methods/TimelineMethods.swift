@@ -5,11 +5,11 @@ import WidgetCore
 extension Methods {
     /// The methods of timelines and reloads.
     static let timelines: [any MethodSpec.Type] = [
-        Timeline.self, Push.self, ReloadTimelines.self, ReloadAllTimelines.self, InvalidateRelevance.self, Perform.self, Schedule.self,
+        WidgetTimeline.self, Push.self, ReloadTimelines.self, ReloadAllTimelines.self, InvalidateRelevance.self, Perform.self, Schedule.self,
         Budget.self,
     ]
 
-    public enum Timeline: MethodSpec {
+    public enum WidgetTimeline: MethodSpec {
         public typealias Params = InstanceParams
         public typealias Result = TimelineResult
         public static let name = "timeline"
@@ -25,7 +25,7 @@ extension Methods {
         public static let access = MethodAccess.kinds(.push)
         public static let summary = "Installs a timeline for an instance from outside (`widgetctl push`, an app)."
         public static var example: PushParams {
-            PushParams(id: "i-1", timeline: WidgetCore.Timeline(entries: [], policy: .atEnd))
+            PushParams(id: "i-1", timeline: WidgetCore.WidgetTimeline(entries: [], policy: .atEnd))
         }
         public static func subject(of params: PushParams) -> AccessSubject { .kinds([], instances: [params.id]) }
     }

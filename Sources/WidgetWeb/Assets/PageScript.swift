@@ -228,7 +228,7 @@ extension PageAssets {
         }
 
         function openTimeline(id) {
-          openPanel(`Timeline: ${nameOf(id)}`, async (fill) => {
+          openPanel(`WidgetTimeline: ${nameOf(id)}`, async (fill) => {
             const [timeline, budget] = await Promise.all([api('GET', `/api/instances/${id}/timeline`), api('GET', `/api/instances/${id}/budget`)]);
             const policy = typeof timeline.policy === 'object' && timeline.policy ? `after ${when(timeline.policy.after)}` : timeline.policy || '–';
             fill(el('dl', { class: 'facts' },

@@ -15,18 +15,18 @@ struct ActionStateTests {
          {"kind":"k.push","supportedFamilies":["systemSmall"]}]
         """#
 
-    static func toggle(_ id: String = "done", task: String = "42") -> EntryAction {
-        EntryAction(id: id, title: "Done", intent: ActionIntent(type: "ToggleTask", parameters: ["task": .string(task)]))
+    static func toggle(_ id: String = "done", task: String = "42") -> WidgetAction {
+        WidgetAction(id: id, title: "Done", intent: ActionIntent(type: "ToggleTask", parameters: ["task": .string(task)]))
     }
 
-    static func timeline(actions: [EntryAction], at offsets: [TimeInterval] = [0]) -> Timeline {
-        Timeline(
-            entries: offsets.map { TimelineEntry(date: t0 + $0, content: .integer(Int64($0)), actions: actions) },
+    static func timeline(actions: [WidgetAction], at offsets: [TimeInterval] = [0]) -> WidgetTimeline {
+        WidgetTimeline(
+            entries: offsets.map { WidgetEntry(date: t0 + $0, content: .integer(Int64($0)), actions: actions) },
             policy: .never)
     }
 
     /// A state with one `k.todo` instance whose first reload answered `timeline`.
-    func installed(_ timeline: Timeline, settings: DaemonSettings = DaemonSettings()) throws -> (DaemonState, InstanceID) {
+    func installed(_ timeline: WidgetTimeline, settings: DaemonSettings = DaemonSettings()) throws -> (DaemonState, InstanceID) {
         var state = makeState(Self.descriptors, settings: settings)
         let (id, _) = try state.added("k.todo")
         let launch = try #require(state.takeDue(at: t0).launches.first)
@@ -38,11 +38,11 @@ struct ActionStateTests {
 
     @Test func actionsGoThroughTheStorageAndCompareAsPartOfTheEntry() throws {
         let with = Self.timeline(actions: [Self.toggle(), Self.toggle("undo", task: "é \"q\"")], at: [0, 60])
-        let mixed = Timeline(
+        let mixed = WidgetTimeline(
             entries: [
-                TimelineEntry(date: t0, content: .string("a"), relevance: EntryRelevance(score: 1)),
-                TimelineEntry(date: t0 + 60, content: .string("b"), actions: [Self.toggle()]),
-                TimelineEntry(date: t0 + 120, content: .string("c")),
+                WidgetEntry(date: t0, content: .string("a"), relevance: EntryRelevance(score: 1)),
+                WidgetEntry(date: t0 + 60, content: .string("b"), actions: [Self.toggle()]),
+                WidgetEntry(date: t0 + 120, content: .string("c")),
             ],
             policy: .atEnd)
         #expect(with.entries[1].actions.map(\.id) == ["done", "undo"])
@@ -60,7 +60,7 @@ struct ActionStateTests {
 
         // Through JSON and back, and as the store rebuilds it (TimelineBuilder).
         let json = try WidgetJSON.encoder.encode(mixed)
-        #expect(try WidgetJSON.decoder.decode(Timeline.self, from: json) == mixed)
+        #expect(try WidgetJSON.decoder.decode(WidgetTimeline.self, from: json) == mixed)
         #expect(!String(decoding: try WidgetJSON.encoder.encode(Self.timeline(actions: [])), as: UTF8.self).contains("actions"))
         var builder = TimelineBuilder()
         for entry in mixed.entries {
@@ -77,7 +77,7 @@ struct ActionStateTests {
     @Test func theDecoderRefusesBadActions() {
         func decode(_ actions: String) -> Bool {
             let text = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1,"actions":\#(actions)}]}"#
-            return (try? WidgetJSON.decoder.decode(Timeline.self, from: Data(text.utf8))) != nil
+            return (try? WidgetJSON.decoder.decode(WidgetTimeline.self, from: Data(text.utf8))) != nil
         }
         #expect(decode(#"[{"id":"a","title":"A","intent":{"type":"T"}}]"#))
         #expect(decode("null"))
@@ -95,11 +95,11 @@ struct ActionStateTests {
         let descriptor = try #require(state.descriptors["k.todo"])
         #expect(descriptor.actions.map(\.type) == ["ToggleTask"])
         #expect(descriptor.problem(with: Self.toggle(), family: .systemSmall) == nil)
-        let wrongType = EntryAction(id: "x", title: "X", intent: ActionIntent(type: "Other"))
+        let wrongType = WidgetAction(id: "x", title: "X", intent: ActionIntent(type: "Other"))
         #expect(descriptor.problem(with: wrongType, family: .systemSmall)?.contains("'Other' is not declared") == true)
-        let badCount = EntryAction(id: "x", title: "X", intent: ActionIntent(type: "ToggleTask", parameters: ["count": .integer(0)]))
+        let badCount = WidgetAction(id: "x", title: "X", intent: ActionIntent(type: "ToggleTask", parameters: ["count": .integer(0)]))
         #expect(descriptor.problem(with: badCount, family: .systemSmall)?.hasPrefix("intent.parameters.count") == true)
-        let unknown = EntryAction(id: "x", title: "X", intent: ActionIntent(type: "ToggleTask", parameters: ["nope": .bool(true)]))
+        let unknown = WidgetAction(id: "x", title: "X", intent: ActionIntent(type: "ToggleTask", parameters: ["nope": .bool(true)]))
         #expect(descriptor.problem(with: unknown, family: .systemSmall)?.contains("unknown parameter") == true)
 
         func problem(_ actions: String) -> String? {
@@ -121,11 +121,11 @@ struct ActionStateTests {
     // MARK: Perform
 
     @Test func performIsCheckedAgainstTheEntryShownNow() throws {
-        let second = EntryAction(id: "later", title: "Later", intent: ActionIntent(type: "ToggleTask"))
-        let timeline = Timeline(
+        let second = WidgetAction(id: "later", title: "Later", intent: ActionIntent(type: "ToggleTask"))
+        let timeline = WidgetTimeline(
             entries: [
-                TimelineEntry(date: t0, content: .integer(0), actions: [Self.toggle()]),
-                TimelineEntry(date: t0 + 600, content: .integer(1), actions: [second]),
+                WidgetEntry(date: t0, content: .integer(0), actions: [Self.toggle()]),
+                WidgetEntry(date: t0 + 600, content: .integer(1), actions: [second]),
             ],
             policy: .never)
         let (state, id) = try installed(timeline)
@@ -138,7 +138,7 @@ struct ActionStateTests {
     }
 
     @Test func aTimelineWithUndeclaredActionsIsRefusedAsAWhole() throws {
-        let undeclared = EntryAction(id: "x", title: "X", intent: ActionIntent(type: "Other"))
+        let undeclared = WidgetAction(id: "x", title: "X", intent: ActionIntent(type: "Other"))
         let (state, id) = try installed(Self.timeline(actions: [undeclared]))
         // From a provider: a failed reload, nothing installed.
         #expect(state.instances[id]?.timeline == nil)

@@ -143,11 +143,11 @@ struct InstanceLifecycleTests {
     }
 
     /// Entries an hour before and after `now`, reloaded two hours after it.
-    static func timeline(scores: Bool) -> Timeline {
-        Timeline(
+    static func timeline(scores: Bool) -> WidgetTimeline {
+        WidgetTimeline(
             entries: [
-                TimelineEntry(date: now - 3600, content: .string("before"), relevance: scores ? EntryRelevance(score: 0.5) : nil),
-                TimelineEntry(date: now + 3600, content: .string("after")),
+                WidgetEntry(date: now - 3600, content: .string("before"), relevance: scores ? EntryRelevance(score: 0.5) : nil),
+                WidgetEntry(date: now + 3600, content: .string("after")),
             ],
             policy: .after(now + 7200))
     }

@@ -37,11 +37,11 @@ extension DaemonState {
     }
 
     /// A timeline of entries at the given offsets from `t0` (content: the offset), policy never.
-    static func timeline(_ offsets: [TimeInterval], scores: [Double?] = [], policy: ReloadPolicy = .never) -> Timeline {
-        Timeline(
+    static func timeline(_ offsets: [TimeInterval], scores: [Double?] = [], policy: ReloadPolicy = .never) -> WidgetTimeline {
+        WidgetTimeline(
             entries: offsets.enumerated().map { index, offset in
                 let score = index < scores.count ? scores[index] : nil
-                return TimelineEntry(
+                return WidgetEntry(
                     date: t0 + offset, content: .integer(Int64(offset)), relevance: score.map { EntryRelevance(score: $0) })
             },
             policy: policy)

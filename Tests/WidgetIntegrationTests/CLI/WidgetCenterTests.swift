@@ -37,8 +37,8 @@ extension Integration {
             }
             #expect((try? viaCallback.get())?.count == 2)
 
-            let timeline = Timeline(
-                entries: [TimelineEntry(date: ISO8601.date(from: "2026-01-05T09:00:00Z")!, content: .object(["v": .integer(1)]))],
+            let timeline = WidgetTimeline(
+                entries: [WidgetEntry(date: ISO8601.date(from: "2026-01-05T09:00:00Z")!, content: .object(["v": .integer(1)]))],
                 policy: .never)
             try center.push(timeline, to: pushed)
             let shown = fixture.ctl("--json", "timeline", pushed).object

@@ -46,7 +46,7 @@ struct RequestTemplates {
                 ("id", victim), ("configuration", .object([("city", .string("Paris")), ("slot", .text("2"))])),
                 ("replace", .text("false")),
             ]),
-            Methods.Timeline.name: .object([("id", victim)]),
+            Methods.WidgetTimeline.name: .object([("id", victim)]),
             Methods.Budget.name: .object([("id", victim)]),
             Methods.Push.name: .object([
                 ("id", victim),

@@ -3,7 +3,7 @@ import Foundation
 /// A button an entry offers while it is shown: a host that taps it asks widgetd to `perform`
 /// it, which runs the intent in the provider and reloads the instance (docs/widgets.md,
 /// "Actions"). The intent's type must be one the kind declares under `actions`.
-public struct EntryAction: Codable, Sendable, Hashable {
+public struct WidgetAction: Codable, Sendable, Hashable {
     /// Names the action within its entry: what `perform` is given.
     public var id: String
     /// What the button says.
@@ -51,7 +51,7 @@ public struct ActionIntent: Codable, Sendable, Hashable {
     }
 }
 
-extension [EntryAction] {
+extension [WidgetAction] {
     /// The first id used twice, which would make `perform` ambiguous.
     var repeatedID: String? {
         var seen = Set<String>()
@@ -69,7 +69,7 @@ extension [EntryAction] {
             self = []
             return
         }
-        self = (try? WidgetJSON.decoder.decode([EntryAction].self, from: Data(bytes))) ?? []
+        self = (try? WidgetJSON.decoder.decode([WidgetAction].self, from: Data(bytes))) ?? []
     }
 }
 
@@ -77,7 +77,7 @@ extension WidgetDescriptor {
     /// Why `action` cannot be offered by this kind's entries: its type is not declared, or its
     /// parameters break the type's rules. Entity ids are not checked (only the provider's
     /// `options` knows them).
-    public func problem(with action: EntryAction, family: WidgetFamily) -> String? {
+    public func problem(with action: WidgetAction, family: WidgetFamily) -> String? {
         guard let type = actionType(action.intent.type) else {
             let declared = actions.map(\.type).joined(separator: ", ")
             return "intent.type '\(action.intent.type)' is not declared in the kind's actions (declared: \(declared.isEmpty ? "none" : declared))"
