@@ -32,7 +32,7 @@ extension Integration {
             import Foundation
             import WidgetProviderKit
 
-            struct HelloEntry: WidgetEntry {
+            struct HelloEntry: TimelineEntry {
                 let date: Date
                 let greeting: String
             }
@@ -44,11 +44,11 @@ extension Integration {
                     completion(placeholder(in: context))
                 }
 
-                func getTimeline(in context: Context, completion: @escaping (WidgetTimeline<HelloEntry>) -> Void) {
+                func getTimeline(in context: Context, completion: @escaping (Timeline<HelloEntry>) -> Void) {
                     let entries = (0..<3).map { hour in
                         HelloEntry(date: context.date.addingTimeInterval(Double(hour) * 3600), greeting: "hello \\(hour)")
                     }
-                    completion(WidgetTimeline(entries: entries, policy: .after(context.date.addingTimeInterval(7200))))
+                    completion(Timeline(entries: entries, policy: .after(context.date.addingTimeInterval(7200))))
                 }
             }
 
