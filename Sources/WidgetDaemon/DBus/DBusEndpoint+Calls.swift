@@ -1,5 +1,6 @@
 import CSystemd
 import WidgetCore
+import WidgetProtocol
 
 /// The object's calls, on the bus thread: introspection and properties answered here, the
 /// interface's methods handed to the engine; replies and signals written.
@@ -38,12 +39,18 @@ extension DBusEndpoint {
         }
         let call = DBusCall(method, args: args)
         let token = nextToken
+        let line = call.requestLine(id: token)
+        // The socket's bound on one request holds here too: the bus allows far larger messages.
+        guard line.count <= ControlServer.maxLineBytes else {
+            let name = DBusErrorName.name(for: RPCError.Code.messageTooLarge)
+            return reply(.error(name: name, message: "message longer than \(ControlServer.maxLineBytes) bytes"), to: message)
+        }
         nextToken += 1
         sd_bus_message_ref(message)
         pending[token] = (message, call)
         let endpoint = self
         let caller = DBusCaller.credentials(of: message)
-        serve(call.requestLine(id: token), caller) { answer in
+        serve(line, caller) { answer in
             endpoint.post(.answer(token: token, line: answer))
         }
     }

@@ -127,6 +127,12 @@ extension Integration {
             // Wrong arguments never reach the engine.
             let wrong = bus.busctl(["call", PrivateBus.name, PrivateBus.path, PrivateBus.name, "ReloadTimelines", "s", "x"])
             #expect(wrong.status != 0 && wrong.stderr.contains("ReloadTimelines takes (asb)"), "\(wrong.stderr)")
+            // A call larger than the socket takes in one request is refused as the socket
+            // refuses it, and widgetd answers the next.
+            let kinds = (0..<20).map { "k\($0)." + String(repeating: "x", count: 60_000) }
+            let huge = bus.call("ReloadTimelines", "asb", ["\(kinds.count)"] + kinds + ["false"])
+            #expect(huge.status != 0 && huge.stderr.contains("message longer than 1048576 bytes"), "\(huge.stderr.prefix(300))")
+            #expect(bus.gdbusCall("GetCurrentConfigurations").status == 0)
             let unknown = bus.gdbusCall("Reticulate")
             #expect(unknown.stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"), "\(unknown.stderr)")
         }
