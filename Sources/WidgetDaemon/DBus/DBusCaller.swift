@@ -25,7 +25,10 @@ enum DBusCaller {
         if sd_bus_creds_get_pid(creds, &pid) < 0 { pid = 0 }
         var list: UnsafePointer<gid_t>?
         let count = sd_bus_creds_get_supplementary_gids(creds, &list)
-        let reported = count >= 0 && list != nil ? Array(UnsafeBufferPointer(start: list, count: Int(count))) : nil
+        // Groups sd-bus filled in itself from /proc/PID (the bus did not report them) are not
+        // taken: the caller may have exited and its pid gone to another process by then.
+        let augmented = sd_bus_creds_get_augmented_mask(creds) & UInt64(SD_BUS_CREDS_SUPPLEMENTARY_GIDS) != 0
+        let reported = count >= 0 && list != nil && !augmented ? Array(UnsafeBufferPointer(start: list, count: Int(count))) : nil
         let account = accountGroups(uid)
         // A uid with no account has no group: fewer rights, never more.
         let gid = account?.gid ?? .max
