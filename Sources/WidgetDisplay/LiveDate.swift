@@ -11,7 +11,8 @@ public struct LiveDate: Sendable, Hashable {
         case timer
         /// `2 min`, `1 hr, 5 min`: the distance either way, to the minute.
         case relative
-        /// `+2 min, 5 sec`, `-3 min`: the date's offset from now, to the second.
+        /// `+2 minutes`, `-3 hours`: the date's offset from now in its largest whole unit,
+        /// `+` before the date and `-` after it.
         case offset
         /// `08:12`: the date's time of day.
         case time
@@ -57,7 +58,10 @@ public struct LiveDate: Sendable, Hashable {
             return Self.units(Self.steps(now.timeIntervalSince(date), 60).magnitude * 60, smallest: 60)
         case .offset:
             let steps = Self.steps(now.timeIntervalSince(date), 1)
-            return (steps == 0 ? "" : steps < 0 ? "+" : "-") + Self.units(steps.magnitude, smallest: 1)
+            let size = Self.offsetUnit(steps.magnitude)
+            let count = steps.magnitude / size.seconds
+            let name = count == 1 ? size.name : size.name + "s"
+            return (steps == 0 ? "" : steps < 0 ? "+" : "-") + "\(count) \(name)"
         case .time:
             let parts = Self.calendar(timeZone).dateComponents([.hour, .minute], from: date)
             return "\(Self.twoDigits(UInt(parts.hour ?? 0))):\(Self.twoDigits(UInt(parts.minute ?? 0)))"
@@ -73,14 +77,17 @@ public struct LiveDate: Sendable, Hashable {
         return Int(max(min(count, 1e15), -1e15))
     }
 
-    /// When the text next changes after `now`: the next whole second from the date for `timer`
-    /// and `offset`, the next whole minute from it for `relative`. `time` and `date` read only
-    /// the date (in a zone the host fixes), so they never change: nil, and a host arms nothing.
+    /// When the text next changes after `now`: the next whole second from the date for `timer`,
+    /// the next whole minute from it for `relative`, and for `offset` the second its count or
+    /// unit changes (each second within a minute of the date, then each minute, hour or day).
+    /// `time` and `date` read only the date (in a zone the host fixes), so they never change:
+    /// nil, and a host arms nothing.
     public func nextChange(after now: Date, style: Style? = nil) -> Date? {
         let step: Double
         switch style ?? self.style {
-        case .timer, .offset: step = 1
+        case .timer: step = 1
         case .relative: step = 60
+        case .offset: return offsetChange(after: now)
         case .time, .date: return nil
         }
         // The text changes where the distance to the date crosses a multiple of `step`: on
@@ -88,6 +95,23 @@ public struct LiveDate: Sendable, Hashable {
         let distance = now.timeIntervalSince(date)
         let next = date.addingTimeInterval(((distance / step).rounded(.down) + 1) * step)
         return next > now ? next : next.addingTimeInterval(step)
+    }
+
+    /// The text holds as long as the whole seconds from the date keep their count of the unit
+    /// shown: after the date that count grows at the next multiple of the unit; before it, it
+    /// shrinks one second below the multiple it stands on (`+2 minutes` holds down to 120 s
+    /// before the date, and `+1 minute` reads from 119 s).
+    private func offsetChange(after now: Date) -> Date {
+        let steps = Self.steps(now.timeIntervalSince(date), 1)
+        let seconds = steps.magnitude
+        let size = Self.offsetUnit(seconds).seconds
+        let next = steps >= 0 ? Double((seconds / size + 1) * size) : -Double(seconds / size * size - 1)
+        return date.addingTimeInterval(next)
+    }
+
+    /// The largest unit of `seconds` that is not zero (seconds for none).
+    static func offsetUnit(_ seconds: UInt) -> (seconds: UInt, name: String) {
+        [(86400, "day"), (3600, "hour"), (60, "minute")].first { seconds >= $0.0 } ?? (1, "second")
     }
 
     // MARK: Content

@@ -525,14 +525,28 @@ extension PageAssets {
             case 'relative': return liveUnits(Math.abs(steps(60000)) * 60, 60);
             case 'offset': {
               const seconds = steps(1000);
-              return (seconds === 0 ? '' : seconds < 0 ? '+' : '-') + liveUnits(Math.abs(seconds), 1);
+              const [size, name] = liveOffsetUnit(Math.abs(seconds));
+              const count = Math.floor(Math.abs(seconds) / size);
+              return `${seconds === 0 ? '' : seconds < 0 ? '+' : '-'}${count} ${name}${count === 1 ? '' : 's'}`;
             }
             default: return null;
           }
         }
 
-        // The text changes where the distance to the date crosses a whole step.
+        // The largest unit of a count of seconds that is not zero (seconds for none).
+        function liveOffsetUnit(seconds) {
+          return [[86400, 'day'], [3600, 'hour'], [60, 'minute']].find(([size]) => seconds >= size) ?? [1, 'second'];
+        }
+
+        // The text changes where the distance to the date crosses a whole step; an offset's
+        // where its count of the unit shown changes (as LiveDate.nextChange).
         function liveNextChange(date, style, now) {
+          if (style === 'offset') {
+            const steps = Math.floor((now - date) / 1000), seconds = Math.abs(steps);
+            const size = liveOffsetUnit(seconds)[0];
+            const whole = Math.floor(seconds / size);
+            return date + 1000 * (steps >= 0 ? (whole + 1) * size : -(whole * size - 1));
+          }
           const step = style === 'relative' ? 60000 : 1000;
           const next = date + (Math.floor((now - date) / step) + 1) * step;
           return next > now ? next : next + step;
