@@ -55,7 +55,7 @@ public struct LiveDate: Sendable, Hashable {
             let (minutes, secs) = rest.quotientAndRemainder(dividingBy: 60)
             return hours > 0 ? "\(hours):\(Self.twoDigits(minutes)):\(Self.twoDigits(secs))" : "\(minutes):\(Self.twoDigits(secs))"
         case .relative:
-            return Self.units(Self.steps(now.timeIntervalSince(date), 60).magnitude * 60, smallest: 60)
+            return Self.units(minutes: Self.steps(now.timeIntervalSince(date), 60).magnitude)
         case .offset:
             let steps = Self.steps(now.timeIntervalSince(date), 1)
             let size = Self.offsetUnit(steps.magnitude)
@@ -167,20 +167,18 @@ public struct LiveDate: Sendable, Hashable {
         return calendar
     }
 
-    /// `1 day, 2 hr`, `1 hr, 5 min`, `2 min, 5 sec`: the two largest units that are not zero,
-    /// down to `smallest` seconds; `0 min` or `0 sec` for nothing.
-    static func units(_ seconds: UInt, smallest: UInt) -> String {
-        let all: [(UInt, String)] = [(86400, "day"), (3600, "hr"), (60, "min"), (1, "sec")]
-        var left = seconds
+    /// `1 day, 2 hr`, `1 hr, 5 min`, `2 min`: the two largest units that are not zero, in
+    /// whole minutes (a second unit that is zero is left out); `0 min` for nothing.
+    static func units(minutes: UInt) -> String {
+        let all: [(UInt, String)] = [(1440, "day"), (60, "hr"), (1, "min")]
+        var left = minutes
         var parts: [String] = []
-        for (size, name) in all where size >= smallest {
+        for (size, name) in all {
             let count = left / size
             left -= count * size
-            if count > 0 || !parts.isEmpty {
-                if count > 0 { parts.append("\(count) \(name == "day" && count != 1 ? "days" : name)") }
-                if parts.count == 2 || (!parts.isEmpty && count == 0) { break }
-            }
+            if count > 0 { parts.append("\(count) \(name == "day" && count != 1 ? "days" : name)") }
+            if parts.count == 2 || (!parts.isEmpty && count == 0) { break }
         }
-        return parts.isEmpty ? "0 \(smallest == 60 ? "min" : "sec")" : parts.joined(separator: ", ")
+        return parts.isEmpty ? "0 min" : parts.joined(separator: ", ")
     }
 }

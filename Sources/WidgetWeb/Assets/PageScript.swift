@@ -497,17 +497,16 @@ extension PageAssets {
           return Date.now() + live.offset;
         }
 
-        function liveUnits(seconds, smallest) {
-          let left = seconds;
+        function liveUnits(minutes) {
+          let left = minutes;
           const parts = [];
-          for (const [size, name] of [[86400, 'day'], [3600, 'hr'], [60, 'min'], [1, 'sec']]) {
-            if (size < smallest) break;
+          for (const [size, name] of [[1440, 'day'], [60, 'hr'], [1, 'min']]) {
             const count = Math.floor(left / size);
             left -= count * size;
             if (count > 0) parts.push(`${count} ${name === 'day' && count !== 1 ? 'days' : name}`);
             if (parts.length === 2 || (parts.length && count === 0)) break;
           }
-          return parts.length ? parts.join(', ') : `0 ${smallest === 60 ? 'min' : 'sec'}`;
+          return parts.length ? parts.join(', ') : '0 min';
         }
 
         // The text of `timer`, `relative` and `offset`; null for `time` and `date`, which the
@@ -522,7 +521,7 @@ extension PageAssets {
               const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
               return hours > 0 ? `${hours}:${two(minutes)}:${two(whole % 60)}` : `${minutes}:${two(whole % 60)}`;
             }
-            case 'relative': return liveUnits(Math.abs(steps(60000)) * 60, 60);
+            case 'relative': return liveUnits(Math.abs(steps(60000)));
             case 'offset': {
               const seconds = steps(1000);
               const [size, name] = liveOffsetUnit(Math.abs(seconds));

@@ -49,6 +49,15 @@ extension Integration {
             let json = fixture.ctl("--json", "timeline", id).object
             let content = (json["entries"] as? [[String: Any]])?.first?["content"] as? [String: Any]
             #expect((content?["leaves"] as? [String: Any])?["$date"] as? String == "2026-01-05T08:12:00Z")
+
+            // A $date value that is not a live date is installed and shown as it is, and push
+            // says where it is and why.
+            let typo = fixture.ctl(["push", id, "-"], stdin: #"{"entries":[{"date":"\#(Self.start)","content":{"leaves":{"$date":"2026-01-05T08:12:00Z","style":"timr"}}}],"policy":"never"}"#)
+            #expect(typo.status == 0, "\(typo.stderr)")
+            #expect(typo.stderr.contains(#"widgetctl: warning: entries[0].content.leaves: not a live date, shown as it is: style must be one of timer, relative, offset, time, date, got "timr""#), "\(typo.stderr)")
+            let shown = fixture.ctl("timeline", id).stdout
+            #expect(shown.contains(#"{"leaves":{"$date":"2026-01-05T08:12:00Z","style":"timr"}}"#), "\(shown)")
+            #expect(fixture.ctl(["push", id, "-"], stdin: #"{"entries":[{"date":"\#(Self.start)","content":\#(Self.train)}],"policy":"never"}"#).stderr.isEmpty)
         }
 
         @Test func theBarLineReadsTheLiveDate() throws {
