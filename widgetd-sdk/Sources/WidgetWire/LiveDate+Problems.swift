@@ -1,5 +1,4 @@
 import Foundation
-import WidgetCore
 
 extension LiveDate {
     /// Each object of `content` that has a `$date` key but is not a live date, with where it

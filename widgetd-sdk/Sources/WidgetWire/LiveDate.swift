@@ -1,10 +1,11 @@
 import Foundation
-import WidgetCore
 
 /// A content value `{"$date": "2026-01-05T08:12:00Z", "style": "timer"}`: a date that hosts
 /// render as the time goes by, as WidgetKit's `Text(date, style:)`, so a countdown stays right
 /// between entries. Pure: `now` and the time zone are passed in, so every host (the bars, the
-/// web host, `widgetctl`) and every test reads the same text at the same instant.
+/// web host, `widgetctl`) and every test reads the same text at the same instant. Here, with
+/// Foundation alone, so the hosts and the SDK (a provider writes one as an entry's property)
+/// share the one form.
 public struct LiveDate: Sendable, Hashable {
     public enum Style: String, Sendable, CaseIterable {
         /// `4:59`, `1:02:03`: the time left to the date, then the time since it.
