@@ -76,7 +76,11 @@ struct PushCommand: ParsableCommand {
             throw CtlFailure.usage("\(file == "-" ? "stdin" : file) is not JSON")
         }
         let result = try global.call(Methods.Push.self, sending: RawPush(id: id, timeline: timeline))
-        for problem in Self.liveDateProblems(timeline) { Terminal.printError("widgetctl: warning: \(Terminal.text(problem))") }
+        let problems = Self.liveDateProblems(timeline)
+        for problem in problems.prefix(Self.shownProblems) { Terminal.printError("widgetctl: warning: \(Terminal.text(problem))") }
+        if problems.count > Self.shownProblems {
+            Terminal.printError("widgetctl: warning: and \(problems.count - Self.shownProblems) more values that are not live dates")
+        }
         global.emit(result) {
             Terminal.print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
         }
@@ -84,6 +88,9 @@ struct PushCommand: ParsableCommand {
 }
 
 extension PushCommand {
+    /// A timeline of many entries can repeat one mistake in each: the first few say enough.
+    static let shownProblems = 10
+
     /// Each value of the entries' content that looks meant as a live date but is not one:
     /// widgetd installs it as ordinary content, and hosts show it as it is.
     static func liveDateProblems(_ timeline: JSONValue) -> [String] {
