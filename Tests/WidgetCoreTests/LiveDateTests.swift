@@ -72,22 +72,23 @@ struct LiveDateTests {
         #expect(Self.text(.relative, 86400 + 60) == "1 day")
     }
 
+    /// Now less the date, as WidgetKit signs it: a date to come is negative.
     @Test func offsetIsSignedInItsLargestWholeUnit() {
-        #expect(Self.text(.offset, -120) == "+2 minutes")
-        #expect(Self.text(.offset, -125) == "+2 minutes")
-        #expect(Self.text(.offset, -119) == "+1 minute")
-        #expect(Self.text(.offset, -60) == "+1 minute")
-        #expect(Self.text(.offset, -59) == "+59 seconds")
-        #expect(Self.text(.offset, -0.5) == "+1 second")
+        #expect(Self.text(.offset, -120) == "-2 minutes")
+        #expect(Self.text(.offset, -125) == "-2 minutes")
+        #expect(Self.text(.offset, -119) == "-1 minute")
+        #expect(Self.text(.offset, -60) == "-1 minute")
+        #expect(Self.text(.offset, -59) == "-59 seconds")
+        #expect(Self.text(.offset, -0.5) == "-1 second")
         #expect(Self.text(.offset, 0) == "0 seconds")
         #expect(Self.text(.offset, 0.5) == "0 seconds")
-        #expect(Self.text(.offset, 1) == "-1 second")
-        #expect(Self.text(.offset, 45) == "-45 seconds")
-        #expect(Self.text(.offset, 180) == "-3 minutes")
-        #expect(Self.text(.offset, 3605) == "-1 hour")
-        #expect(Self.text(.offset, -7200) == "+2 hours")
-        #expect(Self.text(.offset, 3 * 86400 + 7200) == "-3 days")
-        #expect(Self.text(.offset, -86400) == "+1 day")
+        #expect(Self.text(.offset, 1) == "+1 second")
+        #expect(Self.text(.offset, 45) == "+45 seconds")
+        #expect(Self.text(.offset, 180) == "+3 minutes")
+        #expect(Self.text(.offset, 3605) == "+1 hour")
+        #expect(Self.text(.offset, -7200) == "-2 hours")
+        #expect(Self.text(.offset, 3 * 86400 + 7200) == "+3 days")
+        #expect(Self.text(.offset, -86400) == "-1 day")
     }
 
     @Test func timeAndDateReadTheDateInTheZoneWhateverNowIs() {
@@ -185,7 +186,7 @@ struct LiveDateTests {
         // The web host's markup: the element the page keeps counting, the rest escaped as ever.
         let html = try EntryTemplate("<p>{{departs}} {{offset(departs)}} {{note}}</p>").render(content, now: now, timeZone: Self.utc, markup: true)
         #expect(html == #"<p><time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="timer">1:30</time> "#
-            + #"<time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">+1 minute</time> &lt;b&gt;</p>"#)
+            + #"<time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">-1 minute</time> &lt;b&gt;</p>"#)
         // A marker forged in content is never markup of its own.
         let forged = JSONValue.object(["note": .string("\u{E000}<script>\u{E001}x")])
         #expect(try EntryTemplate("{{note}}").render(forged, markup: true) == "x")

@@ -526,7 +526,7 @@ extension PageAssets {
               const seconds = steps(1000);
               const [size, name] = liveOffsetUnit(Math.abs(seconds));
               const count = Math.floor(Math.abs(seconds) / size);
-              return `${seconds === 0 ? '' : seconds < 0 ? '+' : '-'}${count} ${name}${count === 1 ? '' : 's'}`;
+              return `${seconds === 0 ? '' : seconds < 0 ? '-' : '+'}${count} ${name}${count === 1 ? '' : 's'}`;
             }
             default: return null;
           }

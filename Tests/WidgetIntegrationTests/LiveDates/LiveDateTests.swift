@@ -131,7 +131,7 @@ extension Integration {
             // Served with the text at the daemon's now, in the element the page counts on: a
             // browser that runs no script shows it too.
             let timerElement = #"<b><time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="timer">12:00</time></b>"#
-            let offsetElement = #"<i><time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">+12 minutes</time></i>"#
+            let offsetElement = #"<i><time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">-12 minutes</time></i>"#
             let served = try StreamConnection.get(port: host.port, "/")
             #expect(served.contains(timerElement) && served.contains(offsetElement), "GET / without the live dates:\n\(served)")
             let browser = try Chromium(url: "about:blank", directory: fixture.directory)
@@ -152,7 +152,7 @@ extension Integration {
             // text is another, counting down.
             let later = try page.waitFor("the timer counting down in the page", within: 5, timer) { ($0 as? String ?? first) != first } as? String
             #expect((later ?? "") < (first ?? ""), "\(first ?? "nil") then \(later ?? "nil")")
-            #expect((try page.evaluate("document.querySelector('.t-train i time').textContent") as? String)?.hasPrefix("+11 minutes") == true)
+            #expect((try page.evaluate("document.querySelector('.t-train i time').textContent") as? String)?.hasPrefix("-11 minutes") == true)
             #expect(try page.evaluate("live.timer !== null") as? Bool == true)
 
             // The page's formatter reads as LiveDate does (LiveDateTests has the same cases).
@@ -160,8 +160,8 @@ extension Integration {
                 (-300, "timer", "5:00"), (-299.5, "timer", "5:00"), (-3723, "timer", "1:02:03"), (-0.5, "timer", "0:01"),
                 (0.5, "timer", "0:00"), (125, "timer", "2:05"), (-150, "relative", "3 min"), (-3900, "relative", "1 hr, 5 min"),
                 (59, "relative", "0 min"), (2 * 86400 + 7260, "relative", "2 days, 2 hr"), (86460, "relative", "1 day"),
-                (-125, "offset", "+2 minutes"), (-119, "offset", "+1 minute"), (-0.5, "offset", "+1 second"), (0, "offset", "0 seconds"),
-                (180, "offset", "-3 minutes"), (3605, "offset", "-1 hour"), (3 * 86400 + 7200, "offset", "-3 days"),
+                (-125, "offset", "-2 minutes"), (-119, "offset", "-1 minute"), (-0.5, "offset", "-1 second"), (0, "offset", "0 seconds"),
+                (180, "offset", "+3 minutes"), (3605, "offset", "+1 hour"), (3 * 86400 + 7200, "offset", "+3 days"),
             ]
             for (seconds, style, expected) in cases {
                 let text = try page.evaluate("liveText(Date.parse('2026-01-05T08:12:00Z'), '\(style)', Date.parse('2026-01-05T08:12:00Z') + \(seconds * 1000))")

@@ -12,8 +12,8 @@ public struct LiveDate: Sendable, Hashable {
         case timer
         /// `2 min`, `1 hr, 5 min`: the distance either way, to the minute.
         case relative
-        /// `+2 minutes`, `-3 hours`: the date's offset from now in its largest whole unit,
-        /// `+` before the date and `-` after it.
+        /// `-2 minutes`, `+3 hours`: now's offset from the date in its largest whole unit,
+        /// `-` before the date and `+` after it (as WidgetKit's: a date to come is negative).
         case offset
         /// `08:12`: the date's time of day.
         case time
@@ -62,7 +62,7 @@ public struct LiveDate: Sendable, Hashable {
             let size = Self.offsetUnit(steps.magnitude)
             let count = steps.magnitude / size.seconds
             let name = count == 1 ? size.name : size.name + "s"
-            return (steps == 0 ? "" : steps < 0 ? "+" : "-") + "\(count) \(name)"
+            return (steps == 0 ? "" : steps < 0 ? "-" : "+") + "\(count) \(name)"
         case .time:
             let parts = Self.calendar(timeZone).dateComponents([.hour, .minute], from: date)
             return "\(Self.twoDigits(UInt(parts.hour ?? 0))):\(Self.twoDigits(UInt(parts.minute ?? 0)))"
@@ -100,8 +100,8 @@ public struct LiveDate: Sendable, Hashable {
 
     /// The text holds as long as the whole seconds from the date keep their count of the unit
     /// shown: after the date that count grows at the next multiple of the unit; before it, it
-    /// shrinks one second below the multiple it stands on (`+2 minutes` holds down to 120 s
-    /// before the date, and `+1 minute` reads from 119 s).
+    /// shrinks one second below the multiple it stands on (`-2 minutes` holds down to 120 s
+    /// before the date, and `-1 minute` reads from 119 s).
     private func offsetChange(after now: Date) -> Date {
         let steps = Self.steps(now.timeIntervalSince(date), 1)
         let seconds = steps.magnitude
