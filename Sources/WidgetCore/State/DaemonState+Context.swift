@@ -49,6 +49,34 @@ extension DaemonState {
         }
     }
 
+    /// Why `timeline` may not be taken for an instance of `kind`: an entry names a clue the
+    /// kind's descriptor does not declare. Nil when it may.
+    func clueProblem(_ timeline: WidgetTimeline, kind: String) -> String? {
+        let entries = timeline.entries
+        guard entries.haveClues else { return nil }
+        for index in entries.indices {
+            guard let when = entries.relevance(at: index)?.when else { continue }
+            if let problem = clueProblem(when, kind: kind) { return "entries[\(index)].relevance.\(problem)" }
+        }
+        return nil
+    }
+
+    /// The same for one list of alternatives (`when[N].CLUE: ...`).
+    func clueProblem(_ when: [ClueAlternative], kind: String) -> String? {
+        let declared = descriptors[kind]?.clues ?? []
+        for (index, alternative) in when.enumerated() {
+            if let clue = alternative.kinds.subtracting(declared).sorted().first {
+                return "when[\(index)].\(clue.rawValue): kind \(kind) does not declare the clue '\(clue.rawValue)' (add it to the descriptor's \"clues\")"
+            }
+        }
+        return nil
+    }
+
+    /// Keeps `clueUsers` in step with the instance's relevance history.
+    mutating func noteClues(_ id: InstanceID, _ history: RelevanceHistory) {
+        clueUsers.set(id, history.clueKinds)
+    }
+
     /// Marks the stacks the change can reorder; answers a plan with the journal's line.
     private mutating func take(_ change: ContextChange, at now: Date) -> Plan {
         var plan = Plan()
