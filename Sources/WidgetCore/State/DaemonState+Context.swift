@@ -15,7 +15,12 @@ extension DaemonState {
     /// Takes the sources' readings at `now`, at once (the context is not stored). The plan
     /// answered only tells the journal what changed; the stacks to evaluate are marked.
     public mutating func observe(_ readings: [ContextReading], now: Date) -> Plan {
-        take(context.observe(readings, at: now), at: now)
+        // With the location source switched off no location is taken, whoever reports one.
+        let taken = settings.context.location ? readings : readings.filter {
+            if case .location = $0 { return false }
+            return true
+        }
+        return take(context.observe(taken, at: now), at: now)
     }
 
     /// Takes a host's values at `now` (`context.set`): a value sets its key, nil removes it.

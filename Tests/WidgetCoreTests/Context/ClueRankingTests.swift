@@ -130,6 +130,8 @@ import Testing
         state.apply(try state.planPush(id, Self.timeline(#"{"when":[{"location":{"latitude":1,"longitude":2,"radius":50}}]}"#), at: t0))
         #expect(state.clueUsers.inUse(.location))
         #expect(!state.usesLocationClue)
+        _ = state.observe([.location(GeoPoint(latitude: 1, longitude: 2, accuracy: 1))], now: t0)
+        #expect(!state.context.locationKnown, "no location is taken while the source is off")
     }
 
     @Test func removingTheInstanceForgetsItsClues() throws {
