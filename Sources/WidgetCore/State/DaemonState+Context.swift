@@ -77,6 +77,15 @@ extension DaemonState {
         return nil
     }
 
+    /// Gives the scheduler the budget the context makes (docs/clues.md, "Budgets that follow
+    /// the session"): a hold that ends makes the reloads it held due at once, to run in the
+    /// same step.
+    mutating func followSession() {
+        let budget = settings.reloadBudget(in: context, visible: instances.visible)
+        guard budget != scheduler.budget else { return }
+        scheduler.updateBudget(budget)
+    }
+
     /// Keeps `clueUsers` in step with the instance's relevance history.
     mutating func noteClues(_ id: InstanceID, _ history: RelevanceHistory) {
         clueUsers.set(id, history.clueKinds)
@@ -91,12 +100,20 @@ extension DaemonState {
             for id in clueUsers.instances(using: kind) { marked.formUnion(stacks.containing(id)) }
         }
         dirtyStacks.formUnion(marked)
+        if change.budget { followSession() }
         // Names only: a host's values and the location's coordinates stay out of the journal.
         let clues = change.clues.sorted().map(\.rawValue).joined(separator: ",")
         let keys = change.hostKeys.sorted().joined(separator: ",")
         let sources = change.sources.map(\.rawValue).sorted().joined(separator: ",")
         let stacks = marked.sorted().joined(separator: ",")
         plan.note(.debug, "context changed", ["clues": clues, "keys": keys, "sources": sources, "stacks": stacks])
+        if change.budget {
+            let (session, limit) = (scheduler.budget.session, scheduler.budget.limit)
+            plan.note(.info, "reload budget follows the session", [
+                "locked": "\(session.locked)", "power_saver": "\(session.powerSaver)", "on_battery": "\(session.onBattery)",
+                "limit": "\(limit)",
+            ])
+        }
         return plan
     }
 }

@@ -92,7 +92,7 @@ extension DaemonState {
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(newSettings.reloadBudget)
+            scheduler.updateBudget(newSettings.reloadBudget(in: context, visible: instances.visible))
             background += retention()
             notes += overLimitNotes()
         }
