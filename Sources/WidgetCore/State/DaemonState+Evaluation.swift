@@ -152,6 +152,8 @@ extension DaemonState {
             metadata: [
                 "stack": decision.stack, "from": decision.from ?? "", "to": decision.to ?? "",
                 "candidate": decision.candidate, "reason": decision.reason.rawValue,
+                // The clue that made the candidate count, if any: a region only as the entry's.
+                "clue": decision.candidates.first { $0.instance == decision.candidate }?.clue?.text ?? "",
                 // Worked out only when the line is logged.
                 "candidates": decision.candidatesJSON ?? "[]",
             ])
