@@ -43,6 +43,25 @@ import WidgetProtocol
         #expect(!text.contains("52.52") && !text.contains("13.405"))
     }
 
+    /// The location stays in the state: no provider request, store row or journal line has it.
+    @Test func providersNeverReceiveTheLocation() async throws {
+        let harness = try Harness()
+        await harness.inspect { $0.observe([.location(GeoPoint(latitude: 48.137154, longitude: 11.576124, accuracy: 5))]) }
+        _ = try await harness.add()
+        _ = await harness.call("clock.advance", #"{"seconds":0}"#)
+        _ = await harness.call("preview", #"{"kind":"k.clock","family":"systemSmall"}"#)
+        let requests = harness.runner.requests()
+        #expect(requests.count >= 2)
+        for request in requests {
+            let text = String(decoding: request, as: UTF8.self)
+            #expect(!text.contains("48.13") && !text.contains("11.57"), "\(text)")
+        }
+        let plan = await harness.inspect { engine in
+            engine.state.observe([.location(GeoPoint(latitude: 1, longitude: 2, accuracy: 3))], now: engine.now)
+        }
+        #expect(plan.store.isEmpty, "a location is never stored")
+    }
+
     @Test func contextSetPastItsLimitIsRefusedNamingTheKey() async throws {
         let harness = try Harness()
         let long = String(repeating: "x", count: 2000)
