@@ -68,10 +68,11 @@ public struct RelevanceHistory: Sendable, Hashable {
 
     public var isEmpty: Bool { settled.isEmpty && timeline.isEmpty }
 
-    /// The kinds of clue its samples name.
+    /// The kinds of clue the samples that can be in force name: the current timeline's, and
+    /// the newest settled one (older settled samples only count as a window's best, which
+    /// clues do not change).
     public var clueKinds: Set<ClueKind> {
-        var kinds = Set<ClueKind>()
-        for sample in settled where sample.when != nil { kinds.formUnion(sample.when!.clueKinds) }
+        var kinds = settled.last?.when?.clueKinds ?? []
         for sample in timeline where sample.when != nil { kinds.formUnion(sample.when!.clueKinds) }
         return kinds
     }
