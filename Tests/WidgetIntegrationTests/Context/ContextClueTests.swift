@@ -75,6 +75,25 @@ extension Integration {
             #expect((fixture.ctl("--json", "context").object["host"] as? [Any])?.isEmpty == true)
         }
 
+        /// The clues are stored with the timeline; the context is not: after a restart the host
+        /// reports again, and the stack follows.
+        @Test func cluesOutliveARestartAndTheContextIsReportedAgain() throws {
+            let fixture = try DaemonFixture()
+            let (plain, kitchen) = try setUp(fixture)
+            #expect(fixture.ctl("push", kitchen, "-", stdin: timeline(#"{"score":5,"when":[{"context":{"room":"kitchen"}}]}"#)).status == 0)
+            #expect(fixture.ctl("context", "set", "room=kitchen").status == 0)
+            #expect(top(fixture) == kitchen)
+            #expect(fixture.stop() == 0)
+            try fixture.start(clock: "2026-01-05T08:30:00Z", arguments: ["--config", fixture.directory + "/widgetd.conf"])
+            #expect((fixture.ctl("--json", "context").object["host"] as? [Any])?.isEmpty == true, "the context is not stored")
+            #expect(fixture.ctl("context", "set", "room=hall").status == 0)
+            #expect(top(fixture) == plain)
+            #expect(fixture.ctl("context", "set", "room=kitchen").status == 0)
+            #expect(top(fixture) == kitchen)
+            let clue = candidate(fixture, kitchen)["clue"] as? [String: Any]
+            #expect((clue?["context"] as? [String: String]) == ["room": "kitchen"])
+        }
+
         @Test func aTimelineNamingAnUndeclaredClueIsRefused() throws {
             let fixture = try DaemonFixture()
             let (plain, _) = try setUp(fixture)
