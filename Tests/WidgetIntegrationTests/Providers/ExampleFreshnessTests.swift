@@ -11,7 +11,7 @@ extension Integration {
             let fixture = try DaemonFixture()
             try fixture.start(arguments: ["--widgets-dir", TestPaths.repository + "/etc/widgetd/widgets.d"])
             let kinds = fixture.ctl("--json", "widgets").object["widgets"] as? [[String: Any]] ?? []
-            #expect(kinds.count == 7, "expected the seven shipped examples")
+            #expect(kinds.count == 8, "expected the eight shipped examples")
             var ids: [String: String] = [:]
             for kind in kinds {
                 let name = try #require(kind["kind"] as? String)

@@ -107,7 +107,7 @@ extension Integration {
             let kinds = (widgets["widgets"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
             #expect(kinds == [
                 "com.example.clock", "com.example.emoji-rangers", "com.example.quote", "com.example.random-number",
-                "com.example.shortcuts", "com.example.system-load", "com.example.todo",
+                "com.example.shortcuts", "com.example.system-load", "com.example.todo", "com.example.up-next",
             ])
             #expect((widgets["problems"] as? [Any])?.isEmpty == true)
             let clock = try fixture.add("com.example.clock")
