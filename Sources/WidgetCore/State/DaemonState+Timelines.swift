@@ -39,7 +39,7 @@ extension DaemonState {
             record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
             record.relevance = history
         }
-        scheduler.setPolicyDue(id, policyDue)
+        scheduler.setPolicyDue(id, policyDue, in: &instances)
         scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
     }
 

@@ -42,10 +42,13 @@ extension DaemonState {
     }
 
     /// Changes what the record says of hosts showing the instance (`visible`, `lastVisible`),
-    /// and passes what the schedule orders by, its `hiddenSince`, on to its slot: the one way
-    /// those fields change, so the slot's date is always the record's.
+    /// and moves its reload when what the schedule orders by, its `hiddenSince`, changed: the
+    /// one way those fields change, so its slot is always where its record puts it.
     mutating func updateShown(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
+        guard let before: Date? = instances.read(id, { $0.pointee.hiddenSince }) else { return }
         instances.update(id, change)
-        scheduler.setHiddenSince(id, instances.read(id) { $0.pointee.hiddenSince } ?? nil)
+        let after: Date?? = instances.read(id) { $0.pointee.hiddenSince }
+        guard after != before else { return }
+        scheduler.reschedule(id, in: instances)
     }
 }

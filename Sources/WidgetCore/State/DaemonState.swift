@@ -139,9 +139,8 @@ public struct DaemonState: Sendable {
     mutating func addInstance(_ record: InstanceRecord) {
         let id = record.id
         instances.put(record)
-        scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind))
-        scheduler.setHiddenSince(id, record.hiddenSince)
-        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted) }
+        scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind), facts: record.reloadFacts)
+        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted, in: &instances) }
     }
 
     /// Forgets an instance: its record (and with it what the book derives from it) and its

@@ -3,7 +3,9 @@ import Foundation
 /// The records of every placed widget, and what is derived from them and kept as they change:
 /// the visible set, the count of timelines (a million records are not walked to answer
 /// `status`), and the donation match index. Every change goes through `put`, `remove` and
-/// `update`, which keep them in step, so no caller maintains an index of its own.
+/// `update`, which keep them in step, so no caller maintains an index of its own. A record's
+/// reload timing is changed by the scheduler through `changeTiming` (`ReloadTimingStore`):
+/// nothing derived here depends on it.
 ///
 /// Records sit side by side in one array, found through a table of positions that reads the
 /// ids from the records themselves (`PositionTable`): a dictionary of whole records keeps up to
@@ -168,5 +170,19 @@ public struct InstanceBook: Sendable {
         guard !schemas.isEmpty else { return }
         if let old, let schema = schemas[old.kind] { matchIndex.remove(old.instance, schema: schema) }
         if let new, let schema = schemas[new.kind] { matchIndex.insert(new.instance, schema: schema) }
+    }
+}
+
+extension InstanceBook: ReloadTimingStore {
+    public func place(of id: InstanceID) -> Int? { position(of: id) }
+
+    public func reloadFacts(at place: Int) -> ReloadFacts {
+        all.withUnsafeBufferPointer { records in
+            ReloadFacts(timing: records[place].timing, hiddenSince: records[place].hiddenSince)
+        }
+    }
+
+    public mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming) -> Void) {
+        change(&all[place].timing)
     }
 }

@@ -1,0 +1,12 @@
+import Foundation
+
+/// An instance's next reload as its timing gives it: why, when it was wanted, and when the
+/// budget lets it run.
+struct PendingReload {
+    var reason: ReloadReason
+    var wanted: Date
+    /// When it can run: `wanted`, or later when the budget defers it.
+    var effective: Date
+    /// No host has shown the instance for `hidden-after`: it waits until one does.
+    var held = false
+}
