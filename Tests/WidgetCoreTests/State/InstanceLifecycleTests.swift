@@ -45,6 +45,9 @@ struct InstanceLifecycleTests {
             case "visible":
                 state.apply(try state.planVisible(state.instances.visible.sorted() + [id], at: Self.now))
             case "hidden":
+                // Loaded first and shown, so that its next reload is budgeted and held once hidden.
+                running += Self.step(&state) { launch in launch.members.map { _ in .timeline(Self.timeline(scores: false)) } }
+                state.apply(try state.planVisible(state.instances.visible.sorted() + [id], at: Self.now))
                 state.apply(try state.planVisible(state.instances.visible.filter { $0 != id }.sorted(), at: Self.now))
             case "shown":
                 // `stack show` by a host, later than the reports.
@@ -119,7 +122,11 @@ struct InstanceLifecycleTests {
     /// donations, some shown, with relevance), all loaded and evaluated at `now`, so that nothing
     /// more is due then.
     static func randomState(_ random: inout SplitMix64) throws -> DaemonState {
-        var state = makeState(descriptors)
+        var settings = DaemonSettings()
+        // An hour: a hidden instance's next reload (two hours on) is held, so where its slot is
+        // depends on whether a host shows it.
+        settings.hiddenAfter = 3600
+        var state = makeState(descriptors, settings: settings)
         var stackNames: [String] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let name = "s\(index)"
