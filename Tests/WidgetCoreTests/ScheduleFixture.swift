@@ -62,7 +62,7 @@ struct ScheduleFixture {
     }
 
     mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
-        guard let place = records.place(of: id) else { return }
+        guard let place = records.place(of: id, hint: -1) else { return }
         records.changeTiming(at: place) { $0.history = BudgetHistory(dates) }
         scheduler.reschedule(id, in: records)
     }

@@ -101,7 +101,7 @@ public struct ReloadScheduler: Sendable {
 
     /// After descriptors are reloaded a kind may have a different provider.
     public mutating func updateProvider(_ id: InstanceID, providerKey: String, in store: some ReloadTimingStore) {
-        guard let index = slot(of: id), let place = store.place(of: id) else { return }
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
         let provider = internProvider(providerKey)
         guard slots[Int(index)].provider != provider else { return }
         removePending(index)
@@ -120,7 +120,7 @@ public struct ReloadScheduler: Sendable {
     public mutating func updateBudget(_ budget: ReloadBudget, in store: some ReloadTimingStore) {
         self.budget = budget
         for index in slots.indices where slots[index].inUse {
-            guard let place = store.place(of: slots[index].id) else { continue }
+            guard let place = locate(Int32(index), in: store) else { continue }
             reschedule(Int32(index), store.reloadFacts(at: place))
         }
     }
@@ -129,7 +129,7 @@ public struct ReloadScheduler: Sendable {
     /// host showed it or stopped showing it: its `hiddenSince`). A reload held while it was
     /// hidden becomes due at once when it is shown.
     public mutating func reschedule(_ id: InstanceID, in store: some ReloadTimingStore) {
-        guard let index = slot(of: id), let place = store.place(of: id) else { return }
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
         reschedule(index, store.reloadFacts(at: place))
     }
 
@@ -154,7 +154,7 @@ public struct ReloadScheduler: Sendable {
     public func mergedRequest(
         _ id: InstanceID, reason: ReloadReason, at wanted: Date, in store: some ReloadTimingStore
     ) -> (reason: ReloadReason, wanted: Date) {
-        guard contains(id), let place = store.place(of: id) else { return (reason, wanted) }
+        guard let index = slot(of: id), let place = timingPlace(of: index, in: store) else { return (reason, wanted) }
         let facts = store.reloadFacts(at: place)
         return facts.timing.merged(reason, at: wanted, budget: budget, hiddenSince: facts.hiddenSince)
     }
@@ -203,7 +203,7 @@ public struct ReloadScheduler: Sendable {
     /// Nothing that already ran becomes due again: a launch clears its due dates.
     public mutating func clockSteppedBack(from old: Date, to now: Date, in store: inout some ReloadTimingStore) {
         for index in slots.indices where slots[index].inUse {
-            guard let place = store.place(of: slots[index].id) else { continue }
+            guard let place = locate(Int32(index), in: store) else { continue }
             store.changeTiming(at: place) { $0.clockSteppedBack(from: old, to: now) }
             reschedule(Int32(index), store.reloadFacts(at: place))
         }
@@ -233,7 +233,7 @@ public struct ReloadScheduler: Sendable {
             }
             // Every change to a timing moves its node, so the node's date is its effective date
             // and the reload can run now.
-            guard let place = store.place(of: slots[Int(index)].id) else {
+            guard let place = locate(index, in: store) else {
                 assertionFailure("slot \(index) has no timing in the store")
                 due.remove(top.handle, positions: &positions)
                 removePending(index)
@@ -253,7 +253,7 @@ public struct ReloadScheduler: Sendable {
     /// Pending reloads, earliest first, for `widgetctl schedule`.
     public func pendingReloads(in store: some ReloadTimingStore) -> [ScheduledReload] {
         slots.compactMap { slot -> ScheduledReload? in
-            guard slot.inUse, let place = store.place(of: slot.id) else { return nil }
+            guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return nil }
             return scheduled(slot, store.reloadFacts(at: place))
         }
         .sorted { ($0.due, $0.instance) < ($1.due, $1.instance) }
@@ -262,13 +262,13 @@ public struct ReloadScheduler: Sendable {
     /// How many reloads are pending (what `pendingReloads(in:)` lists), without listing them.
     public func pendingReloadCount(in store: some ReloadTimingStore) -> Int {
         slots.count { slot in
-            guard slot.inUse, let place = store.place(of: slot.id) else { return false }
+            guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return false }
             return pendingReload(slot, store.reloadFacts(at: place)) != nil
         }
     }
 
     public func pendingReload(for id: InstanceID, in store: some ReloadTimingStore) -> ScheduledReload? {
-        guard let index = slot(of: id), let place = store.place(of: id) else { return nil }
+        guard let index = slot(of: id), let place = timingPlace(of: index, in: store) else { return nil }
         return scheduled(slots[Int(index)], store.reloadFacts(at: place))
     }
 
@@ -301,12 +301,26 @@ public struct ReloadScheduler: Sendable {
         slotIndex.slot(of: id) { slots[Int($0)].id == id }
     }
 
+    /// Where the slot's timing is in the store, its last place tried first.
+    @inline(__always)
+    private func timingPlace(of index: Int32, in store: some ReloadTimingStore) -> Int? {
+        store.place(of: slots[Int(index)].id, hint: Int(slots[Int(index)].place))
+    }
+
+    /// `timingPlace(of:in:)`, remembered for the next call.
+    @inline(__always)
+    private mutating func locate(_ index: Int32, in store: some ReloadTimingStore) -> Int? {
+        let place = timingPlace(of: index, in: store)
+        if let place { slots[Int(index)].place = Int32(truncatingIfNeeded: place) }
+        return place
+    }
+
     /// Changes the instance's timing in the store and moves its reload to where the timing
     /// now puts it: the one path every change of a timing takes.
     private mutating func change(
         _ id: InstanceID, in store: inout some ReloadTimingStore, _ body: (inout ReloadTiming, _ hiddenSince: Date?) -> Void
     ) {
-        guard let index = slot(of: id), let place = store.place(of: id) else { return }
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
         let hiddenSince = store.reloadFacts(at: place).hiddenSince
         store.changeTiming(at: place) { body(&$0, hiddenSince) }
         reschedule(index, store.reloadFacts(at: place))
@@ -327,7 +341,7 @@ public struct ReloadScheduler: Sendable {
         let budget = budget
         providers[Int(provider)].pending.forEach(through: runsBy) { handle in
             let index = handle / 3
-            guard index != first, let partnerPlace = store.place(of: slots[Int(index)].id) else { return }
+            guard index != first, let partnerPlace = timingPlace(of: index, in: store) else { return }
             let facts = store.reloadFacts(at: partnerPlace)
             guard let candidate = pendingReload(slots[Int(index)], facts), !candidate.held, candidate.wanted <= horizon,
                 budget.effectiveDate(facts.timing.history, wanted: now, reason: candidate.reason, shown: facts.hiddenSince) <= now
@@ -352,6 +366,7 @@ public struct ReloadScheduler: Sendable {
     private mutating func take(_ index: Int32, at place: Int, _ reason: ReloadReason, now: Date, in store: inout some ReloadTimingStore) {
         let budget = budget
         store.changeTiming(at: place) { $0.take(reason, at: now, budget: budget) }
+        slots[Int(index)].place = Int32(truncatingIfNeeded: place)
         due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
     }
@@ -460,24 +475,28 @@ public struct ReloadScheduler: Sendable {
 
     /// What places an instance in the schedule besides its timing: which instance, its kind and
     /// provider (interned), and where it is in its kind's list. Its due dates are its nodes in
-    /// the wheels.
+    /// the wheels. 32 bytes.
     private struct Slot: Sendable {
         static let noProvider: Int32 = -1
-        static let free = Slot(id: "", kind: 0, provider: noProvider, inUse: false)
+        static let free = Slot(id: "", kind: -1, provider: noProvider)
 
         var id: InstanceID
+        /// -1 for a free slot.
         var kind: Int32
         var provider: Int32
         /// Where the slot is in its kind's list.
         var kindPosition: Int32 = 0
-        var inUse = true
+        /// Where its timing was last found in the store: tried first the next time, and checked
+        /// there (`ReloadTimingStore.place(of:hint:)`), so a stale one costs only a lookup.
+        var place: Int32 = -1
 
-        init(id: InstanceID, kind: Int32, provider: Int32, inUse: Bool = true) {
+        init(id: InstanceID, kind: Int32, provider: Int32) {
             self.id = id
             self.kind = kind
             self.provider = provider
-            self.inUse = inUse
         }
+
+        var inUse: Bool { kind >= 0 }
     }
 
     private struct ProviderQueue: Sendable {
