@@ -29,7 +29,7 @@ struct ScheduleFixture {
             instance: WidgetInstance(id: id, kind: kind, family: .systemSmall, configuration: [:], created: t0))
         if let old = records[id] { record.timing = ReloadTiming(history: old.timing.history) }
         records.put(record)
-        scheduler.add(id, kind: kind, providerKey: providerKey, facts: record.reloadFacts)
+        scheduler.add(id, kind: kind, providerKey: providerKey, facts: record.reloadFacts, place: records.place(of: id, hint: -1) ?? -1)
     }
 
     mutating func remove(_ id: InstanceID) {
@@ -63,7 +63,7 @@ struct ScheduleFixture {
 
     mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
         guard let place = records.place(of: id, hint: -1) else { return }
-        records.changeTiming(at: place) { $0.history = BudgetHistory(dates) }
+        records.changeTiming(at: place) { timing, _ in timing.history = BudgetHistory(dates) }
         scheduler.reschedule(id, in: records)
     }
 

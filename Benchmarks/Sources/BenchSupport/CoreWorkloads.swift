@@ -85,7 +85,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
             let record = InstanceRecord(
                 instance: WidgetInstance(id: id, kind: kinds[index % providers], family: .systemSmall, configuration: [:], created: start))
             records.put(record)
-            scheduler.add(id, kind: record.kind, providerKey: keys[index % providers], facts: record.reloadFacts)
+            scheduler.add(id, kind: record.kind, providerKey: keys[index % providers], facts: record.reloadFacts, place: index)
         }
         for id in ids {
             scheduler.setPolicyDue(id, start.addingTimeInterval(SchedulerWorkload.delay(&random)), in: &records)

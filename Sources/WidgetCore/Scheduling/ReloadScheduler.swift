@@ -13,6 +13,8 @@ import Foundation
 /// (`ReloadTimingStore`), finds the instance's timing there once, and writes what it changes
 /// back there (`change`, the one path), then moves the slot's node. So removing an instance
 /// is removing its record and its slot (`DaemonState.removeInstance`), and no fact is kept twice.
+/// The calls a step of the daemon makes are also compiled for the book itself, so that a caller
+/// in another module (the benchmarks) runs the same code as the state.
 ///
 /// Instances live in dense slots, found by id once per call (`SlotIndex`). Each slot has at most
 /// one handle in the due wheel per purpose (its next entry change and its next reload, moved in
@@ -59,9 +61,11 @@ public struct ReloadScheduler: Sendable {
     /// Registers an instance whose timing is `facts`; `providerKey` groups instances that share
     /// launches. An empty key means the kind has no provider (push-only, or its descriptor is
     /// gone): its due dates are kept but nothing is launched or listed until it gets one.
-    /// Registering an id again starts its slot afresh.
-    public mutating func add(_ id: InstanceID, kind: String, providerKey: String, facts: ReloadFacts) {
-        let slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
+    /// Registering an id again starts its slot afresh. `place` is where the store holds its
+    /// timing, if the caller knows (tried first when the scheduler next looks for it).
+    public mutating func add(_ id: InstanceID, kind: String, providerKey: String, facts: ReloadFacts, place: Int = -1) {
+        var slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
+        slot.place = Int32(truncatingIfNeeded: place)
         let index: Int32
         if let existing = self.slot(of: id) {
             index = existing
@@ -136,13 +140,17 @@ public struct ReloadScheduler: Sendable {
     // MARK: Due dates
 
     /// Replaces the policy due date after a timeline arrives (nil: `never`).
-    public mutating func setPolicyDue(_ id: InstanceID, _ date: Date?, in store: inout some ReloadTimingStore) {
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func setPolicyDue<Store: ReloadTimingStore>(_ id: InstanceID, _ date: Date?, in store: inout Store) {
         change(id, in: &store) { timing, _ in timing.policyDue = date }
     }
 
     /// Asks for a reload wanted at `wanted`. Requests collapse: the one that can run first
     /// is kept, an exempt one preferred at equal times.
-    public mutating func request(_ id: InstanceID, reason: ReloadReason, at wanted: Date, in store: inout some ReloadTimingStore) {
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func request<Store: ReloadTimingStore>(
+        _ id: InstanceID, reason: ReloadReason, at wanted: Date, in store: inout Store
+    ) {
         let budget = budget
         change(id, in: &store) { timing, hiddenSince in
             timing.request = timing.merged(reason, at: wanted, budget: budget, hiddenSince: hiddenSince)
@@ -171,7 +179,8 @@ public struct ReloadScheduler: Sendable {
     }
 
     /// A launched reload finished with a new timeline whose policy wants `policyDue`.
-    public mutating func completed(_ id: InstanceID, policyDue: Date?, in store: inout some ReloadTimingStore) {
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func completed<Store: ReloadTimingStore>(_ id: InstanceID, policyDue: Date?, in store: inout Store) {
         change(id, in: &store) { timing, _ in
             timing.inFlight = false
             timing.policyDue = policyDue
@@ -204,8 +213,7 @@ public struct ReloadScheduler: Sendable {
     public mutating func clockSteppedBack(from old: Date, to now: Date, in store: inout some ReloadTimingStore) {
         for index in slots.indices where slots[index].inUse {
             guard let place = locate(Int32(index), in: store) else { continue }
-            store.changeTiming(at: place) { $0.clockSteppedBack(from: old, to: now) }
-            reschedule(Int32(index), store.reloadFacts(at: place))
+            reschedule(Int32(index), store.changeTiming(at: place) { timing, _ in timing.clockSteppedBack(from: old, to: now) })
         }
     }
 
@@ -221,7 +229,8 @@ public struct ReloadScheduler: Sendable {
     /// Budgeted reloads are charged to the budget here, at launch. At equal dates entry
     /// changes come before reloads, so an `atEnd` reload sees its last entry become current
     /// first; then the order in which the dates were set.
-    public mutating func popDue(now: Date, in store: inout some ReloadTimingStore) -> [SchedulerEvent] {
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func popDue<Store: ReloadTimingStore>(now: Date, in store: inout Store) -> [SchedulerEvent] {
         var events: [SchedulerEvent] = []
         let limit = now.timeIntervalSinceReferenceDate
         while let top = due.min, top.date <= limit {
@@ -240,7 +249,7 @@ public struct ReloadScheduler: Sendable {
                 continue
             }
             let facts = store.reloadFacts(at: place)
-            guard !facts.timing.inFlight, let pending = pendingReload(slots[Int(index)], facts), pending.effective <= now else {
+            guard !facts.timing.inFlight, let pending = pendingReload(slots[Int(index)].provider, facts), pending.effective <= now else {
                 assertionFailure("due wheel out of step with slot \(index)")
                 reschedule(index, facts)
                 continue
@@ -263,7 +272,7 @@ public struct ReloadScheduler: Sendable {
     public func pendingReloadCount(in store: some ReloadTimingStore) -> Int {
         slots.count { slot in
             guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return false }
-            return pendingReload(slot, store.reloadFacts(at: place)) != nil
+            return pendingReload(slot.provider, store.reloadFacts(at: place)) != nil
         }
     }
 
@@ -321,9 +330,7 @@ public struct ReloadScheduler: Sendable {
         _ id: InstanceID, in store: inout some ReloadTimingStore, _ body: (inout ReloadTiming, _ hiddenSince: Date?) -> Void
     ) {
         guard let index = slot(of: id), let place = locate(index, in: store) else { return }
-        let hiddenSince = store.reloadFacts(at: place).hiddenSince
-        store.changeTiming(at: place) { body(&$0, hiddenSince) }
-        reschedule(index, store.reloadFacts(at: place))
+        reschedule(index, store.changeTiming(at: place, body))
     }
 
     private mutating func launch(
@@ -343,7 +350,7 @@ public struct ReloadScheduler: Sendable {
             let index = handle / 3
             guard index != first, let partnerPlace = timingPlace(of: index, in: store) else { return }
             let facts = store.reloadFacts(at: partnerPlace)
-            guard let candidate = pendingReload(slots[Int(index)], facts), !candidate.held, candidate.wanted <= horizon,
+            guard let candidate = pendingReload(slots[Int(index)].provider, facts), !candidate.held, candidate.wanted <= horizon,
                 budget.effectiveDate(facts.timing.history, wanted: now, reason: candidate.reason, shown: facts.hiddenSince) <= now
             else { return }
             let partner = ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)
@@ -365,7 +372,7 @@ public struct ReloadScheduler: Sendable {
     /// A launch takes the slot's pending reload: it is in flight until the provider answers.
     private mutating func take(_ index: Int32, at place: Int, _ reason: ReloadReason, now: Date, in store: inout some ReloadTimingStore) {
         let budget = budget
-        store.changeTiming(at: place) { $0.take(reason, at: now, budget: budget) }
+        store.changeTiming(at: place) { timing, _ in timing.take(reason, at: now, budget: budget) }
         slots[Int(index)].place = Int32(truncatingIfNeeded: place)
         due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
@@ -373,13 +380,13 @@ public struct ReloadScheduler: Sendable {
 
     /// The reload the slot would launch next (nil: none, or its kind has no provider).
     @inline(__always)
-    private func pendingReload(_ slot: Slot, _ facts: ReloadFacts) -> PendingReload? {
-        guard slot.provider != Slot.noProvider else { return nil }
+    private func pendingReload(_ provider: Int32, _ facts: ReloadFacts) -> PendingReload? {
+        guard provider != Slot.noProvider else { return nil }
         return facts.timing.pending(budget: budget, hiddenSince: facts.hiddenSince)
     }
 
     private func scheduled(_ slot: Slot, _ facts: ReloadFacts) -> ScheduledReload? {
-        guard let pending = pendingReload(slot, facts) else { return nil }
+        guard let pending = pendingReload(slot.provider, facts) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
             reason: pending.held ? .hidden : pending.reason, inFlight: facts.timing.inFlight,
@@ -390,8 +397,8 @@ public struct ReloadScheduler: Sendable {
     /// in flight waits for the answer; one held while no host shows the instance waits in no
     /// wheel).
     private mutating func reschedule(_ index: Int32, _ facts: ReloadFacts) {
-        let slot = slots[Int(index)]
-        guard !facts.timing.inFlight, let pending = pendingReload(slot, facts), !pending.held else {
+        let provider = slots[Int(index)].provider
+        guard !facts.timing.inFlight, let pending = pendingReload(provider, facts), !pending.held else {
             due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return
@@ -399,7 +406,7 @@ public struct ReloadScheduler: Sendable {
         let date = pending.effective.timeIntervalSinceReferenceDate
         due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), positions: &positions)
         // Partners are found in no particular order: equal dates need no tie here.
-        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
+        providers[Int(provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
     }
 
     private mutating func removePending(_ index: Int32) {

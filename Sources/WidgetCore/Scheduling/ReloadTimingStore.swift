@@ -11,6 +11,8 @@ public protocol ReloadTimingStore {
     func place(of id: InstanceID, hint: Int) -> Int?
     /// The timing at `place`, and since when no host has shown that instance.
     func reloadFacts(at place: Int) -> ReloadFacts
-    /// Changes the timing at `place`.
-    mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming) -> Void)
+    /// Changes the timing at `place` (`change` is told since when that instance is hidden) and
+    /// answers the facts after the change.
+    @discardableResult
+    mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming, _ hiddenSince: Date?) -> Void) -> ReloadFacts
 }

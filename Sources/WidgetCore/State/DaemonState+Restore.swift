@@ -52,7 +52,8 @@ extension DaemonState {
                 record.lastVisible = shown
             }
             // The record holds its timing; the slot is placed by it.
-            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey, facts: record.reloadFacts)
+            // Its place in the book once the records are put there in this order.
+            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey, facts: record.reloadFacts, place: records.count)
             if let stored { scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now)) }
             records.append(record)
         }

@@ -139,7 +139,9 @@ public struct DaemonState: Sendable {
     mutating func addInstance(_ record: InstanceRecord) {
         let id = record.id
         instances.put(record)
-        scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind), facts: record.reloadFacts)
+        scheduler.add(
+            id, kind: record.kind, providerKey: providerKey(for: record.kind), facts: record.reloadFacts,
+            place: instances.place(of: id, hint: instances.count - 1) ?? -1)
         if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted, in: &instances) }
     }
 

@@ -176,18 +176,25 @@ public struct InstanceBook: Sendable {
 extension InstanceBook: ReloadTimingStore {
     /// A record moves only when another is removed, so the hint is almost always right, and
     /// checking it compares two copies of one id instead of hashing it.
+    @inline(__always)
     public func place(of id: InstanceID, hint: Int) -> Int? {
         if hint >= 0, hint < all.count, all[hint].id == id { return hint }
         return position(of: id)
     }
 
+    @inline(__always)
     public func reloadFacts(at place: Int) -> ReloadFacts {
         all.withUnsafeBufferPointer { records in
             ReloadFacts(timing: records[place].timing, hiddenSince: records[place].hiddenSince)
         }
     }
 
-    public mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming) -> Void) {
-        change(&all[place].timing)
+    @discardableResult @inline(__always)
+    public mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming, _ hiddenSince: Date?) -> Void) -> ReloadFacts {
+        all.withUnsafeMutableBufferPointer { records in
+            let hiddenSince = records[place].hiddenSince
+            change(&records[place].timing, hiddenSince)
+            return ReloadFacts(timing: records[place].timing, hiddenSince: hiddenSince)
+        }
     }
 }
