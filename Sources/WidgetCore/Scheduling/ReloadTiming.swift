@@ -5,8 +5,9 @@ import Foundation
 /// a launch for it runs now. With since when no host has shown it (`InstanceRecord.hiddenSince`)
 /// this is all the scheduler reads of an instance to place its reload.
 ///
-/// Held by the instance's record (`InstanceRecord.timing`), changed only by the scheduler
-/// through a `ReloadTimingStore`, so the date the schedule holds is always the one these give.
+/// Held by the instance's record (`InstanceRecord.timing`). Once the record is in the book it is
+/// changed only by the scheduler through a `ReloadTimingStore`, so the date the schedule holds
+/// is always the one these give.
 /// The rules are pure functions of these values, the budget and the time passed in.
 ///
 /// The optional dates are plain numbers with -infinity for "none" (no date is -infinity, and

@@ -27,7 +27,8 @@ public struct InstanceRecord: Sendable, Hashable {
     /// started before it answers an older question and is dropped.
     public var replaced: UInt64 = 0
     /// What its next reload is worked out from (policy date, merged request, budget history,
-    /// whether a launch runs). Changed only by the scheduler, through `InstanceBook`'s
+    /// whether a launch runs). Set when the record is made (a restart reads it back); once the
+    /// record is in the book, changed only by the scheduler through `InstanceBook`'s
     /// `changeTiming`, so that its slot is always where this puts it.
     public internal(set) var timing = ReloadTiming()
     private var rare: RareFields?
