@@ -11,6 +11,12 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var hiddenAfter: TimeInterval = 6 * 3600
     /// The daily limit of an instance no host has shown in the last 24 hours.
     public var hiddenDailyLimit: Int = 12
+    /// The daily limit while on battery; nil: half of `dailyReloadLimit` (at least 1).
+    public var batteryDailyLimit: Int?
+    /// Budgeted reloads are held while the session is locked, and run when it unlocks.
+    public var holdWhenLocked = true
+    /// Budgeted reloads are held while the power profile is power-saver.
+    public var holdInPowerSaver = true
     /// `invalidateRelevance` asks of one instance's provider in any rolling hour.
     public var relevancePerHour: Int = 6
     /// Reloads after an action's `perform` exempt from the budget, per instance in any rolling
@@ -46,6 +52,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var access = AccessSettings()
     /// Remote updates through an MQTT broker (`[remote]`); off without a broker.
     public var remote = RemoteSettings()
+    /// The session's sources (`[context]`).
+    public var context = ContextSettings()
 
     public init() {}
 }
@@ -69,6 +77,32 @@ extension DaemonSettings {
         ReloadBudget(
             limit: dailyReloadLimit, spacing: minimumSpacing, enabled: budgetEnabled, hiddenAfter: hiddenAfter,
             hiddenLimit: hiddenDailyLimit)
+    }
+
+    /// The daily limit on battery: `battery-daily-limit`, by default half the daily limit.
+    public var batteryLimit: Int {
+        min(dailyReloadLimit, batteryDailyLimit ?? max(1, dailyReloadLimit / 2))
+    }
+
+    /// The budget rules these settings give the scheduler in `context`, for the instances in
+    /// `visible` (docs/clues.md): held while locked (but for those) or in power-saver, as the
+    /// switches say; the battery limit on battery. An unknown value changes nothing.
+    public func reloadBudget(in context: ContextState, visible: Set<InstanceID>) -> ReloadBudget {
+        var budget = reloadBudget
+        if holdWhenLocked, context.locked.value == true {
+            budget.session.locked = true
+            budget.session.shownWhileLocked = visible
+        }
+        budget.session.powerSaver = holdInPowerSaver && context.powerSaver == true
+        if context.onBattery.value == true, batteryLimit < dailyReloadLimit {
+            budget.session.onBattery = true
+            budget.session.fullLimit = dailyReloadLimit
+            budget.limit = batteryLimit
+            budget.hiddenLimit = min(budget.hiddenLimit, batteryLimit)
+        } else if context.onBattery.value == true {
+            budget.session.onBattery = true
+        }
+        return budget
     }
 }
 
@@ -94,7 +128,7 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers", "rotation", "limits", "access", "remote"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation", "limits", "access", "remote", "context"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
                 if section == "remote" { remoteLine = number }
@@ -135,6 +169,9 @@ extension DaemonSettings {
         case ("budget", "min-spacing"): minimumSpacing = try duration(min: 0)
         case ("budget", "hidden-after"): hiddenAfter = try duration(min: 0)
         case ("budget", "hidden-daily-limit"): hiddenDailyLimit = try count(1...100_000)
+        case ("budget", "battery-daily-limit"): batteryDailyLimit = try count(1...100_000)
+        case ("budget", "hold-when-locked"): holdWhenLocked = try SettingsFlag.parse(key: key, value: value, line: line)
+        case ("budget", "hold-in-power-saver"): holdInPowerSaver = try SettingsFlag.parse(key: key, value: value, line: line)
         case ("budget", "relevance-per-hour"): relevancePerHour = try count(1...3600)
         case ("budget", "action-reloads-per-minute"): actionReloadsPerMinute = try count(0...600)
         case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)
@@ -160,6 +197,7 @@ extension DaemonSettings {
         case ("rotation", "log-retention"): decisionRetention = try count(LimitSettings.logRowsRange)
         case ("limits", _): try limits.set(key: key, value: value, line: line)
         case ("remote", _): try remote.set(key: key, value: value, line: line)
+        case ("context", _): try context.set(key: key, value: value, line: line)
         case ("access", "host-group"):
             guard AccessSettings.isValidAccountName(value) else {
                 throw SettingsError(line: line, reason: "host-group: '\(value)' is not a group name")

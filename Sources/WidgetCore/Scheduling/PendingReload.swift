@@ -7,6 +7,8 @@ struct PendingReload {
     var wanted: Date
     /// When it can run: `wanted`, or later when the budget defers it.
     var effective: Date
-    /// No host has shown the instance for `hidden-after`: it waits until one does.
-    var held = false
+    /// Why it waits in no wheel (`hidden`, `locked`, `power-saver`); nil while it may run.
+    var hold: ReloadReason?
+
+    var held: Bool { hold != nil }
 }

@@ -129,6 +129,13 @@ public struct ReloadScheduler: Sendable {
         }
     }
 
+    /// Takes `budget`, which differs from the one held only for `ids` (a host began or stopped
+    /// showing them while the session is locked): only their reloads move.
+    public mutating func updateBudget(_ budget: ReloadBudget, only ids: some Sequence<InstanceID>, in store: some ReloadTimingStore) {
+        self.budget = budget
+        for id in ids { reschedule(id, in: store) }
+    }
+
     /// Places the instance's reload again after its facts changed outside the scheduler (a
     /// host showed it or stopped showing it: its `hiddenSince`). A reload held while it was
     /// hidden becomes due at once when it is shown.
@@ -249,7 +256,7 @@ public struct ReloadScheduler: Sendable {
                 continue
             }
             let facts = store.reloadFacts(at: place)
-            guard !facts.timing.inFlight, let pending = pendingReload(slots[Int(index)].provider, facts), pending.effective <= now else {
+            guard !facts.timing.inFlight, let pending = pendingReload(slots[Int(index)].provider, slots[Int(index)].id, facts), pending.effective <= now else {
                 assertionFailure("due wheel out of step with slot \(index)")
                 reschedule(index, facts)
                 continue
@@ -272,7 +279,7 @@ public struct ReloadScheduler: Sendable {
     public func pendingReloadCount(in store: some ReloadTimingStore) -> Int {
         slots.count { slot in
             guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return false }
-            return pendingReload(slot.provider, store.reloadFacts(at: place)) != nil
+            return pendingReload(slot.provider, slot.id, store.reloadFacts(at: place)) != nil
         }
     }
 
@@ -350,7 +357,7 @@ public struct ReloadScheduler: Sendable {
             let index = handle / 3
             guard index != first, let partnerPlace = timingPlace(of: index, in: store) else { return }
             let facts = store.reloadFacts(at: partnerPlace)
-            guard let candidate = pendingReload(slots[Int(index)].provider, facts), !candidate.held, candidate.wanted <= horizon,
+            guard let candidate = pendingReload(slots[Int(index)].provider, slots[Int(index)].id, facts), !candidate.held, candidate.wanted <= horizon,
                 budget.effectiveDate(facts.timing.history, wanted: now, reason: candidate.reason, shown: facts.hiddenSince) <= now
             else { return }
             let partner = ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)
@@ -380,25 +387,25 @@ public struct ReloadScheduler: Sendable {
 
     /// The reload the slot would launch next (nil: none, or its kind has no provider).
     @inline(__always)
-    private func pendingReload(_ provider: Int32, _ facts: ReloadFacts) -> PendingReload? {
+    private func pendingReload(_ provider: Int32, _ id: InstanceID, _ facts: ReloadFacts) -> PendingReload? {
         guard provider != Slot.noProvider else { return nil }
-        return facts.timing.pending(budget: budget, hiddenSince: facts.hiddenSince)
+        return facts.timing.pending(budget: budget, hiddenSince: facts.hiddenSince, instance: id)
     }
 
     private func scheduled(_ slot: Slot, _ facts: ReloadFacts) -> ScheduledReload? {
-        guard let pending = pendingReload(slot.provider, facts) else { return nil }
+        guard let pending = pendingReload(slot.provider, slot.id, facts) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
-            reason: pending.held ? .hidden : pending.reason, inFlight: facts.timing.inFlight,
+            reason: pending.hold ?? pending.reason, inFlight: facts.timing.inFlight,
             heldReason: pending.held ? pending.reason : nil)
     }
 
     /// Puts the slot's reload node where its pending reload now is, or takes it out (a reload
-    /// in flight waits for the answer; one held while no host shows the instance waits in no
-    /// wheel).
+    /// in flight waits for the answer; one held, while no host shows the instance, the session
+    /// is locked or in power-saver, waits in no wheel).
     private mutating func reschedule(_ index: Int32, _ facts: ReloadFacts) {
         let provider = slots[Int(index)].provider
-        guard !facts.timing.inFlight, let pending = pendingReload(provider, facts), !pending.held else {
+        guard !facts.timing.inFlight, let pending = pendingReload(provider, slots[Int(index)].id, facts), !pending.held else {
             due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return

@@ -75,8 +75,9 @@ public struct ReloadTiming: Sendable, Hashable {
         if let due = policyDue, due > now, due <= old { policyDue = now }
     }
 
-    /// The reload that would run next, and when the budget lets it (nil: none wanted).
-    func pending(budget: ReloadBudget, hiddenSince shown: Date?) -> PendingReload? {
+    /// The reload that would run next, and when the budget lets it (nil: none wanted). The
+    /// instance's id is for the session's hold: one a host shows is not held while locked.
+    func pending(budget: ReloadBudget, hiddenSince shown: Date?, instance: InstanceID) -> PendingReload? {
         var best: PendingReload?
         if let request {
             best = PendingReload(
@@ -88,8 +89,8 @@ public struct ReloadTiming: Sendable, Hashable {
                 reason: .policy, wanted: due, effective: budget.effectiveDate(history, wanted: due, reason: .policy, shown: shown))
             if best == nil || policy.effective < best!.effective { best = policy }
         }
-        if let pending = best, budget.holds(pending.reason, at: pending.effective, shown: shown) {
-            best?.held = true
+        if let pending = best {
+            best?.hold = budget.hold(pending.reason, at: pending.effective, shown: shown, instance: instance)
         }
         return best
     }

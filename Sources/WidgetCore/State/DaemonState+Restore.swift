@@ -34,6 +34,7 @@ extension DaemonState {
                 if !history.isEmpty {
                     history.prune(before: now.addingTimeInterval(-window), now: now)
                     record.relevance = history
+                    if !history.clueKinds.isEmpty { noteClues(instance.id, history) }
                 }
                 record.timing.policyDue = policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt)
             }
@@ -92,7 +93,7 @@ extension DaemonState {
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(newSettings.reloadBudget, in: instances)
+            scheduler.updateBudget(newSettings.reloadBudget(in: context, visible: instances.visible), in: instances)
             background += retention()
             notes += overLimitNotes()
         }

@@ -105,7 +105,7 @@ struct InstanceLifecycleTests {
         let nodes = state.scheduler.reloadNodes()
         for record in state.instances.all {
             let hasProvider = state.hasProvider(record.kind)
-            let pending = record.timing.pending(budget: state.scheduler.budget, hiddenSince: record.hiddenSince)
+            let pending = record.timing.pending(budget: state.scheduler.budget, hiddenSince: record.hiddenSince, instance: record.id)
             let expected = hasProvider && !record.timing.inFlight && pending?.held == false ? pending?.effective : nil
             let node = nodes[record.id]
             let placed = expected == nil ? node == nil : node?.due == expected && node?.pending == expected
