@@ -12,7 +12,7 @@ struct ClockStepTests {
 
     /// Pops everything due at `now` and returns the reloaded instances, completing each launch
     /// with a policy `after` `next` (nil: never).
-    func reloads(_ scheduler: inout ReloadScheduler, at now: Date, next: Date? = nil) -> [InstanceID] {
+    func reloads(_ scheduler: inout ScheduleFixture, at now: Date, next: Date? = nil) -> [InstanceID] {
         var ids: [InstanceID] = []
         for event in scheduler.popDue(now: now) {
             guard let batch = event.batch else { continue }

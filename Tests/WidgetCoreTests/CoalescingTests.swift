@@ -8,7 +8,7 @@ import WidgetCore
 @Suite("Coalescing and duplicate requests")
 struct CoalescingTests {
     /// A, B, C on one provider due at t0, t0 + 30 and t0 + 61.
-    func threeOnOneProvider(window: TimeInterval, budget enabled: Bool = true) -> ReloadScheduler {
+    func threeOnOneProvider(window: TimeInterval, budget enabled: Bool = true) -> ScheduleFixture {
         var scheduler = makeScheduler(window: window, budget: enabled)
         for (id, offset) in [("A", 0.0), ("B", 30), ("C", 61)] {
             scheduler.add(id, kind: "k", providerKey: "prov")

@@ -12,9 +12,9 @@ func contentName(_ entry: WidgetEntry?) -> String? {
 }
 
 func makeScheduler(window: TimeInterval = 60, limit: Int = 70, spacing: TimeInterval = 300, budget enabled: Bool = true)
-    -> ReloadScheduler
+    -> ScheduleFixture
 {
-    ReloadScheduler(budget: ReloadBudget(limit: limit, spacing: spacing, enabled: enabled), coalescingWindow: window)
+    ScheduleFixture(budget: ReloadBudget(limit: limit, spacing: spacing, enabled: enabled), coalescingWindow: window)
 }
 
 extension SchedulerEvent {

@@ -10,8 +10,8 @@ import Testing
 struct HiddenReloadTests {
     static let hours: TimeInterval = 3600
 
-    func scheduler(hiddenAfter: TimeInterval = 6 * hours, hiddenLimit: Int = 12) -> ReloadScheduler {
-        var scheduler = ReloadScheduler(
+    func scheduler(hiddenAfter: TimeInterval = 6 * hours, hiddenLimit: Int = 12) -> ScheduleFixture {
+        var scheduler = ScheduleFixture(
             budget: ReloadBudget(limit: 70, spacing: 300, enabled: true, hiddenAfter: hiddenAfter, hiddenLimit: hiddenLimit),
             coalescingWindow: 60)
         scheduler.add("w", kind: "k", providerKey: "p")

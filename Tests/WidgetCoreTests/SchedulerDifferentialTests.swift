@@ -28,15 +28,15 @@ struct SchedulerDifferentialTests {
 
     /// The two schedulers, fed the same calls; every answer is compared.
     struct Pair {
-        var sut: ReloadScheduler
+        var sut: ScheduleFixture
         var model: ReferenceScheduler
 
         init(window: TimeInterval, budget: ReloadBudget) {
-            sut = ReloadScheduler(budget: budget, coalescingWindow: window)
+            sut = ScheduleFixture(budget: budget, coalescingWindow: window)
             model = ReferenceScheduler(budget: budget, coalescingWindow: window)
         }
 
-        mutating func apply(_ change: (inout ReloadScheduler) -> Void, _ same: (inout ReferenceScheduler) -> Void) {
+        mutating func apply(_ change: (inout ScheduleFixture) -> Void, _ same: (inout ReferenceScheduler) -> Void) {
             change(&sut)
             same(&model)
         }

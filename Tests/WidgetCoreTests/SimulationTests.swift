@@ -52,7 +52,7 @@ import WidgetPictures
         let report = withReload.simulate(from: t0, to: t0 + 48 * 3600)
         #expect(report.counts.rotations >= 1)
         #expect(withReload.stacks.stacks == before.stacks.stacks)
-        #expect(withReload.scheduler.pendingReloads() == before.scheduler.pendingReloads())
+        #expect(withReload.scheduler.pendingReloads(in: withReload.instances) == before.scheduler.pendingReloads(in: before.instances))
         #expect(withReload.nextWake == before.nextWake)
         #expect(withReload.instances.all.map(\.timeline?.receivedAt) == before.instances.all.map(\.timeline?.receivedAt))
     }

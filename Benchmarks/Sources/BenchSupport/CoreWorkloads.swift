@@ -43,7 +43,8 @@ public let coreEpoch = Date(timeIntervalSince1970: 1_767_571_200)
 // MARK: Scheduler core
 
 /// `ReloadScheduler` holding `instances` instances, each with a policy due date somewhere in the
-/// next 24 hours, under the default budget (70 a day, 5 min spacing).
+/// next 24 hours, under the default budget (70 a day, 5 min spacing). Their reload timings are in
+/// their records (`InstanceBook`), as in the daemon: every call reads and writes them there.
 ///
 /// One operation (`step()`) = reschedule one random instance to a new random due date
 /// (`setPolicyDue`), then pop the earliest due reload (`nextDeadline` + `popDue(now:)` at that
@@ -57,6 +58,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
     public let providerCount: Int
     public let coalescingWindow: TimeInterval
     private var scheduler: ReloadScheduler
+    private var records = InstanceBook()
     private let ids: [InstanceID]
     private var random: CoreRandom
     private var now: Date
@@ -74,18 +76,25 @@ public final class SchedulerWorkload: @unchecked Sendable {
         let keys = (0..<providers).map { "/usr/libexec/widgetd-bench/provider-\($0) timeline" }
         var ids: [InstanceID] = []
         ids.reserveCapacity(instances)
+        var records = InstanceBook()
+        records.reserveCapacity(instances)
+        scheduler.reserveCapacity(instances)
         for index in 0..<instances {
             let id = coreInstanceID(index)
             ids.append(id)
-            scheduler.add(id, kind: kinds[index % providers], providerKey: keys[index % providers])
+            let record = InstanceRecord(
+                instance: WidgetInstance(id: id, kind: kinds[index % providers], family: .systemSmall, configuration: [:], created: start))
+            records.put(record)
+            scheduler.add(id, kind: record.kind, providerKey: keys[index % providers], facts: record.reloadFacts, place: index)
         }
         for id in ids {
-            scheduler.setPolicyDue(id, start.addingTimeInterval(SchedulerWorkload.delay(&random)))
+            scheduler.setPolicyDue(id, start.addingTimeInterval(SchedulerWorkload.delay(&random)), in: &records)
         }
         instanceCount = instances
         providerCount = providers
         self.coalescingWindow = coalescingWindow
         self.scheduler = scheduler
+        self.records = records
         self.ids = ids
         self.random = random
         now = start
@@ -101,14 +110,14 @@ public final class SchedulerWorkload: @unchecked Sendable {
     @inline(never)
     public func step() -> Int {
         let index = Int(random.below(UInt64(ids.count)))
-        scheduler.setPolicyDue(ids[index], now.addingTimeInterval(Self.delay(&random)))
+        scheduler.setPolicyDue(ids[index], now.addingTimeInterval(Self.delay(&random)), in: &records)
         var popped = 0
         if let deadline = scheduler.nextDeadline() {
             if deadline > now { now = deadline }
-            for event in scheduler.popDue(now: now) {
+            for event in scheduler.popDue(now: now, in: &records) {
                 guard case .reload(let batch) = event else { continue }
                 for member in batch.members {
-                    scheduler.completed(member.instance, policyDue: now.addingTimeInterval(Self.delay(&random)))
+                    scheduler.completed(member.instance, policyDue: now.addingTimeInterval(Self.delay(&random)), in: &records)
                     popped += 1
                 }
             }

@@ -3,7 +3,7 @@ import Foundation
 /// The rolling 24-hour reload budget: at most `limit` budgeted reloads in any 24 hours, at
 /// least `spacing` apart. Only budgeted reloads are recorded; exempt ones neither consume
 /// nor wait. The rules live here; each instance's budgeted reloads are a `BudgetHistory`
-/// that the scheduler keeps in the instance's slot, so checking the budget costs no lookup.
+/// in its record's `ReloadTiming`.
 public struct ReloadBudget: Sendable, Equatable {
     public static let window: TimeInterval = 86_400
 
@@ -92,7 +92,7 @@ public struct ReloadBudget: Sendable, Equatable {
 
 /// One instance's budgeted reloads, oldest first, trimmed to the 24-hour window as reloads
 /// are recorded. Empty for most instances most of the time, which costs no allocation.
-public struct BudgetHistory: Sendable, Equatable {
+public struct BudgetHistory: Sendable, Hashable {
     public private(set) var dates: [Date]
 
     public init(_ dates: [Date] = []) {

@@ -2,16 +2,19 @@ import Foundation
 
 /// One earliest-deadline structure for every instance: reload due dates (policy, requests,
 /// budget deferrals) and entry-change dates. No timer or task per timeline: the owner asks
-/// for `nextDeadline()`, sleeps until then, and calls `popDue(now:)`, which answers with the
+/// for `nextDeadline()`, sleeps until then, and calls `popDue(now:in:)`, which answers with the
 /// events to carry out. Pure: time is always passed in.
 ///
-/// A slot is an instance's reload timing: besides its places in the wheels, what its due date
-/// is worked out from (policy date, merged request, budget history, whether a launch runs, and
-/// since when no host has shown it). They sit in the slot because every move of the slot reads
-/// them, and a launch reads them for each partner it considers, without a lookup by id. The
-/// hidden-since date is the record's `InstanceRecord.hiddenSince`, which the state passes on
-/// whenever it changes (`setHiddenSince`); the rest is the schedule's own. Everything else known
-/// of the instance is its `InstanceRecord`; `DaemonState.removeInstance` removes both.
+/// A slot is what orders one instance's reload and nothing else: which instance, its kind and
+/// provider, and its places in the wheels (its next entry change and its next reload). What the
+/// reload's date is worked out from (policy date, merged request, budget history, whether a
+/// launch runs, since when no host has shown it) is the instance's record's (`ReloadTiming` in
+/// `InstanceRecord`): every call that needs it is given the store of records
+/// (`ReloadTimingStore`), finds the instance's timing there once, and writes what it changes
+/// back there (`change`, the one path), then moves the slot's node. So removing an instance
+/// is removing its record and its slot (`DaemonState.removeInstance`), and no fact is kept twice.
+/// The calls a step of the daemon makes are also compiled for the book itself, so that a caller
+/// in another module (the benchmarks) runs the same code as the state.
 ///
 /// Instances live in dense slots, found by id once per call (`SlotIndex`). Each slot has at most
 /// one handle in the due wheel per purpose (its next entry change and its next reload, moved in
@@ -55,33 +58,33 @@ public struct ReloadScheduler: Sendable {
 
     // MARK: Instances
 
-    /// Registers an instance; `providerKey` groups instances that share launches. An empty
-    /// key means the kind has no provider (push-only, or its descriptor is gone): its due
-    /// dates are kept but nothing is launched or listed until it gets one. Registering an id
-    /// again starts it afresh but keeps its budget history.
-    public mutating func add(_ id: InstanceID, kind: String, providerKey: String) {
-        let slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
+    /// Registers an instance whose timing is `facts`; `providerKey` groups instances that share
+    /// launches. An empty key means the kind has no provider (push-only, or its descriptor is
+    /// gone): its due dates are kept but nothing is launched or listed until it gets one.
+    /// Registering an id again starts its slot afresh. `place` is where the store holds its
+    /// timing, if the caller knows (tried first when the scheduler next looks for it).
+    public mutating func add(_ id: InstanceID, kind: String, providerKey: String, facts: ReloadFacts, place: Int = -1) {
+        var slot = Slot(id: id, kind: internKind(kind), provider: internProvider(providerKey))
+        slot.place = Int32(truncatingIfNeeded: place)
+        let index: Int32
         if let existing = self.slot(of: id) {
-            let history = slots[Int(existing)].history
+            index = existing
             unlink(existing)
             slots[Int(existing)] = slot
-            slots[Int(existing)].history = history
-            linkKind(existing)
-            return
-        }
-        let index: Int32
-        if let free = freeSlots.popLast() {
+        } else if let free = freeSlots.popLast() {
             index = free
             slots[Int(index)] = slot
+            slotIndex.insert(id, slot: index)
         } else {
             index = Int32(slots.count)
             slots.append(slot)
             // Grown with the slots, not doubled on its own.
             if positions.items.capacity < 3 * slots.capacity { positions.items.reserveCapacity(3 * slots.capacity) }
             positions.append(absent: 3)
+            slotIndex.insert(id, slot: index)
         }
-        slotIndex.insert(id, slot: index)
         linkKind(index)
+        reschedule(index, facts)
     }
 
     /// Makes room for `count` instances at once (a restart knows how many it will add), so the
@@ -101,13 +104,13 @@ public struct ReloadScheduler: Sendable {
     }
 
     /// After descriptors are reloaded a kind may have a different provider.
-    public mutating func updateProvider(_ id: InstanceID, providerKey: String) {
-        guard let index = slot(of: id) else { return }
+    public mutating func updateProvider(_ id: InstanceID, providerKey: String, in store: some ReloadTimingStore) {
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
         let provider = internProvider(providerKey)
         guard slots[Int(index)].provider != provider else { return }
         removePending(index)
         slots[Int(index)].provider = provider
-        reschedule(index)
+        reschedule(index, store.reloadFacts(at: place))
     }
 
     public func contains(_ id: InstanceID) -> Bool { slot(of: id) != nil }
@@ -118,94 +121,57 @@ public struct ReloadScheduler: Sendable {
         return slotsOfKind[Int(index)].map { slots[Int($0)].id }
     }
 
-    public mutating func updateBudget(_ budget: ReloadBudget) {
+    public mutating func updateBudget(_ budget: ReloadBudget, in store: some ReloadTimingStore) {
         self.budget = budget
-        for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
+        for index in slots.indices where slots[index].inUse {
+            guard let place = locate(Int32(index), in: store) else { continue }
+            reschedule(Int32(index), store.reloadFacts(at: place))
+        }
     }
 
     /// Takes `budget`, which differs from the one held only for `ids` (a host began or stopped
     /// showing them while the session is locked): only their reloads move.
-    public mutating func updateBudget(_ budget: ReloadBudget, only ids: some Sequence<InstanceID>) {
+    public mutating func updateBudget(_ budget: ReloadBudget, only ids: some Sequence<InstanceID>, in store: some ReloadTimingStore) {
         self.budget = budget
-        for id in ids {
-            if let index = slot(of: id) { reschedule(index) }
-        }
+        for id in ids { reschedule(id, in: store) }
     }
 
-    /// Since when no host has shown the instance (`InstanceRecord.hiddenSince`; nil while one
-    /// shows it or none ever has). A reload held while it was hidden becomes due at once when
-    /// it is shown.
-    public mutating func setHiddenSince(_ id: InstanceID, _ hiddenSince: Date?) {
-        guard let index = slot(of: id) else { return }
-        guard slots[Int(index)].hiddenSince != hiddenSince else { return }
-        slots[Int(index)].hiddenSince = hiddenSince
-        reschedule(index)
-    }
-
-    /// The hidden-since date the slot orders its reload by (nil for an unknown id): the state
-    /// keeps it equal to its record's.
-    public func hiddenSince(_ id: InstanceID) -> Date? {
-        slot(of: id).flatMap { slots[Int($0)].hiddenSince }
-    }
-
-    /// The daily limit that applies to the instance at `now` (lowered once no host has shown
-    /// it for 24 hours).
-    public func budgetLimit(_ id: InstanceID, now: Date) -> Int {
-        guard let index = slot(of: id) else { return budget.limit }
-        return budget.limit(shown: slots[Int(index)].hiddenSince, now: now)
-    }
-
-    public mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
-        guard let index = slot(of: id) else { return }
-        slots[Int(index)].history = BudgetHistory(dates)
-        reschedule(index)
-    }
-
-    // MARK: Budget
-
-    /// The instance's budgeted reloads in the last 24 hours (empty for an unknown id).
-    public func budgetHistory(_ id: InstanceID) -> BudgetHistory {
-        slot(of: id).map { slots[Int($0)].history } ?? BudgetHistory()
-    }
-
-    /// Budgeted reloads of the instance in the 24 hours before `now`.
-    public func budgetUsed(_ id: InstanceID, now: Date) -> Int {
-        budget.used(budgetHistory(id), now: now)
-    }
-
-    /// The instance's last budgeted reload.
-    public func lastBudgetedReload(_ id: InstanceID) -> Date? {
-        budgetHistory(id).last
+    /// Places the instance's reload again after its facts changed outside the scheduler (a
+    /// host showed it or stopped showing it: its `hiddenSince`). A reload held while it was
+    /// hidden becomes due at once when it is shown.
+    public mutating func reschedule(_ id: InstanceID, in store: some ReloadTimingStore) {
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
+        reschedule(index, store.reloadFacts(at: place))
     }
 
     // MARK: Due dates
 
     /// Replaces the policy due date after a timeline arrives (nil: `never`).
-    public mutating func setPolicyDue(_ id: InstanceID, _ date: Date?) {
-        guard let index = slot(of: id) else { return }
-        slots[Int(index)].policyDue = date
-        reschedule(index)
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func setPolicyDue<Store: ReloadTimingStore>(_ id: InstanceID, _ date: Date?, in store: inout Store) {
+        change(id, in: &store) { timing, _ in timing.policyDue = date }
     }
 
     /// Asks for a reload wanted at `wanted`. Requests collapse: the one that can run first
     /// is kept, an exempt one preferred at equal times.
-    public mutating func request(_ id: InstanceID, reason: ReloadReason, at wanted: Date) {
-        guard let index = slot(of: id) else { return }
-        let kept = merged(slots[Int(index)], reason: reason, at: wanted)
-        slots[Int(index)].request = Request(reason: kept.reason, wanted: kept.wanted)
-        reschedule(index)
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func request<Store: ReloadTimingStore>(
+        _ id: InstanceID, reason: ReloadReason, at wanted: Date, in store: inout Store
+    ) {
+        let budget = budget
+        change(id, in: &store) { timing, hiddenSince in
+            timing.request = timing.merged(reason, at: wanted, budget: budget, hiddenSince: hiddenSince)
+        }
     }
 
     /// What `request` would keep for this instance, without changing anything: the caller
     /// persists it before the request takes effect.
-    public func mergedRequest(_ id: InstanceID, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
-        guard let index = slot(of: id) else { return (reason, wanted) }
-        return merged(slots[Int(index)], reason: reason, at: wanted)
-    }
-
-    /// The request waiting for a launch, if any (a launch takes it when it starts).
-    public func pendingRequest(_ id: InstanceID) -> (reason: ReloadReason, wanted: Date)? {
-        slot(of: id).flatMap { slots[Int($0)].request }.map { ($0.reason, $0.wanted) }
+    public func mergedRequest(
+        _ id: InstanceID, reason: ReloadReason, at wanted: Date, in store: some ReloadTimingStore
+    ) -> (reason: ReloadReason, wanted: Date) {
+        guard let index = slot(of: id), let place = timingPlace(of: index, in: store) else { return (reason, wanted) }
+        let facts = store.reloadFacts(at: place)
+        return facts.timing.merged(reason, at: wanted, budget: budget, hiddenSince: facts.hiddenSince)
     }
 
     /// The next date the shown entry changes (nil: none).
@@ -220,20 +186,23 @@ public struct ReloadScheduler: Sendable {
     }
 
     /// A launched reload finished with a new timeline whose policy wants `policyDue`.
-    public mutating func completed(_ id: InstanceID, policyDue: Date?) {
-        guard let index = slot(of: id) else { return }
-        slots[Int(index)].inFlight = false
-        slots[Int(index)].policyDue = policyDue
-        reschedule(index)
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func completed<Store: ReloadTimingStore>(_ id: InstanceID, policyDue: Date?, in store: inout Store) {
+        change(id, in: &store) { timing, _ in
+            timing.inFlight = false
+            timing.policyDue = policyDue
+        }
     }
 
     /// A launched reload failed: the old timeline stays and another attempt is wanted at
     /// `retryAt`, under the budget. The old policy date still stands.
-    public mutating func failed(_ id: InstanceID, policyDue: Date?, retryAt: Date) {
-        guard let index = slot(of: id) else { return }
-        slots[Int(index)].inFlight = false
-        slots[Int(index)].policyDue = policyDue
-        request(id, reason: .retry, at: retryAt)
+    public mutating func failed(_ id: InstanceID, policyDue: Date?, retryAt: Date, in store: inout some ReloadTimingStore) {
+        let budget = budget
+        change(id, in: &store) { timing, hiddenSince in
+            timing.inFlight = false
+            timing.policyDue = policyDue
+            timing.request = timing.merged(.retry, at: retryAt, budget: budget, hiddenSince: hiddenSince)
+        }
     }
 
     // MARK: Clock steps
@@ -248,16 +217,10 @@ public struct ReloadScheduler: Sendable {
     /// - a reload that was due before the step (wanted in `(now, old]`) and has not run (the
     ///   budget deferred it) stays due: it runs once, as soon as the budget allows.
     /// Nothing that already ran becomes due again: a launch clears its due dates.
-    public mutating func clockSteppedBack(from old: Date, to now: Date) {
+    public mutating func clockSteppedBack(from old: Date, to now: Date, in store: inout some ReloadTimingStore) {
         for index in slots.indices where slots[index].inUse {
-            slots[index].history.clamp(notAfter: now)
-            if let request = slots[index].request, request.wanted > now, request.wanted <= old {
-                slots[index].request = Request(reason: request.reason, wanted: now)
-            }
-            if let due = slots[index].policyDue, due > now, due <= old {
-                slots[index].policyDue = now
-            }
-            reschedule(Int32(index))
+            guard let place = locate(Int32(index), in: store) else { continue }
+            reschedule(Int32(index), store.changeTiming(at: place) { timing, _ in timing.clockSteppedBack(from: old, to: now) })
         }
     }
 
@@ -273,7 +236,8 @@ public struct ReloadScheduler: Sendable {
     /// Budgeted reloads are charged to the budget here, at launch. At equal dates entry
     /// changes come before reloads, so an `atEnd` reload sees its last entry become current
     /// first; then the order in which the dates were set.
-    public mutating func popDue(now: Date) -> [SchedulerEvent] {
+    @_specialize(exported: true, where Store == InstanceBook)
+    public mutating func popDue<Store: ReloadTimingStore>(now: Date, in store: inout Store) -> [SchedulerEvent] {
         var events: [SchedulerEvent] = []
         let limit = now.timeIntervalSinceReferenceDate
         while let top = due.min, top.date <= limit {
@@ -283,44 +247,68 @@ public struct ReloadScheduler: Sendable {
                 events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
                 continue
             }
-            // Every change to a slot moves its node, so the node's date is its effective date
+            // Every change to a timing moves its node, so the node's date is its effective date
             // and the reload can run now.
-            guard let pending = pendingReload(slots[Int(index)]), pending.effective <= now else {
-                assertionFailure("due heap out of step with slot \(index)")
-                reschedule(index)
+            guard let place = locate(index, in: store) else {
+                assertionFailure("slot \(index) has no timing in the store")
+                due.remove(top.handle, positions: &positions)
+                removePending(index)
                 continue
             }
-            events.append(.reload(launch(startingWith: index, pending: pending, now: now)))
+            let facts = store.reloadFacts(at: place)
+            guard !facts.timing.inFlight, let pending = pendingReload(slots[Int(index)].provider, slots[Int(index)].id, facts), pending.effective <= now else {
+                assertionFailure("due wheel out of step with slot \(index)")
+                reschedule(index, facts)
+                continue
+            }
+            events.append(.reload(launch(startingWith: index, at: place, pending: pending, now: now, in: &store)))
         }
         return events
     }
 
     /// Pending reloads, earliest first, for `widgetctl schedule`.
-    public func pendingReloads() -> [ScheduledReload] {
+    public func pendingReloads(in store: some ReloadTimingStore) -> [ScheduledReload] {
         slots.compactMap { slot -> ScheduledReload? in
-            guard slot.inUse else { return nil }
-            return scheduled(slot)
+            guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return nil }
+            return scheduled(slot, store.reloadFacts(at: place))
         }
         .sorted { ($0.due, $0.instance) < ($1.due, $1.instance) }
     }
 
-    /// How many reloads are pending (what `pendingReloads()` lists), without listing them.
-    public var pendingReloadCount: Int {
-        slots.count { $0.inUse && pendingReload($0) != nil }
+    /// How many reloads are pending (what `pendingReloads(in:)` lists), without listing them.
+    public func pendingReloadCount(in store: some ReloadTimingStore) -> Int {
+        slots.count { slot in
+            guard slot.inUse, let place = store.place(of: slot.id, hint: Int(slot.place)) else { return false }
+            return pendingReload(slot.provider, slot.id, store.reloadFacts(at: place)) != nil
+        }
     }
 
-    public func pendingReload(for id: InstanceID) -> ScheduledReload? {
-        slot(of: id).flatMap { scheduled(slots[Int($0)]) }
-    }
-
-    public func isInFlight(_ id: InstanceID) -> Bool {
-        slot(of: id).map { slots[Int($0)].inFlight } ?? false
+    public func pendingReload(for id: InstanceID, in store: some ReloadTimingStore) -> ScheduledReload? {
+        guard let index = slot(of: id), let place = timingPlace(of: index, in: store) else { return nil }
+        return scheduled(slots[Int(index)], store.reloadFacts(at: place))
     }
 
     public var instanceCount: Int { slotIndex.count }
 
     /// The number of handles held in the wheels (for tests that they stay bounded).
     public var heldEntries: Int { due.count + providers.reduce(0) { $0 + $1.pending.count } }
+
+    /// Where each instance's reload is in the due wheel and in its provider's wheel (for tests
+    /// that a slot is where its record's timing puts it).
+    func reloadNodes() -> [InstanceID: (due: Date, pending: Date?)] {
+        var dates: [InstanceID: (due: Date, pending: Date?)] = [:]
+        due.forEach { node in
+            guard node.handle % 3 == 1 else { return }
+            dates[slots[Int(node.handle / 3)].id] = (Date(timeIntervalSinceReferenceDate: node.date), nil)
+        }
+        for provider in providers {
+            provider.pending.forEach { node in
+                let id = slots[Int(node.handle / 3)].id
+                dates[id, default: (.distantPast, nil)].pending = Date(timeIntervalSinceReferenceDate: node.date)
+            }
+        }
+        return dates
+    }
 
     // MARK: Internals
 
@@ -329,7 +317,32 @@ public struct ReloadScheduler: Sendable {
         slotIndex.slot(of: id) { slots[Int($0)].id == id }
     }
 
-    private mutating func launch(startingWith first: Int32, pending: Pending, now: Date) -> ReloadBatch {
+    /// Where the slot's timing is in the store, its last place tried first.
+    @inline(__always)
+    private func timingPlace(of index: Int32, in store: some ReloadTimingStore) -> Int? {
+        store.place(of: slots[Int(index)].id, hint: Int(slots[Int(index)].place))
+    }
+
+    /// `timingPlace(of:in:)`, remembered for the next call.
+    @inline(__always)
+    private mutating func locate(_ index: Int32, in store: some ReloadTimingStore) -> Int? {
+        let place = timingPlace(of: index, in: store)
+        if let place { slots[Int(index)].place = Int32(truncatingIfNeeded: place) }
+        return place
+    }
+
+    /// Changes the instance's timing in the store and moves its reload to where the timing
+    /// now puts it: the one path every change of a timing takes.
+    private mutating func change(
+        _ id: InstanceID, in store: inout some ReloadTimingStore, _ body: (inout ReloadTiming, _ hiddenSince: Date?) -> Void
+    ) {
+        guard let index = slot(of: id), let place = locate(index, in: store) else { return }
+        reschedule(index, store.changeTiming(at: place, body))
+    }
+
+    private mutating func launch(
+        startingWith first: Int32, at place: Int, pending: PendingReload, now: Date, in store: inout some ReloadTimingStore
+    ) -> ReloadBatch {
         let provider = slots[Int(first)].provider
         let member = ReloadMember(instance: slots[Int(first)].id, reason: pending.reason, wanted: pending.wanted)
         // Merge what is wanted within W and that the budget allows now. Those the budget holds
@@ -338,83 +351,61 @@ public struct ReloadScheduler: Sendable {
         // those are read.
         let horizon = now.addingTimeInterval(coalescingWindow)
         let runsBy = max(horizon, now).timeIntervalSinceReferenceDate
-        var partners: [(slot: Int32, member: ReloadMember)] = []
+        var partners: [(slot: Int32, place: Int, member: ReloadMember)] = []
+        let budget = budget
         providers[Int(provider)].pending.forEach(through: runsBy) { handle in
             let index = handle / 3
-            guard index != first, let candidate = pendingReload(slots[Int(index)]), !candidate.held,
-                candidate.wanted <= horizon,
-                budget.effectiveDate(
-                    slots[Int(index)].history, wanted: now, reason: candidate.reason, shown: slots[Int(index)].hiddenSince) <= now
+            guard index != first, let partnerPlace = timingPlace(of: index, in: store) else { return }
+            let facts = store.reloadFacts(at: partnerPlace)
+            guard let candidate = pendingReload(slots[Int(index)].provider, slots[Int(index)].id, facts), !candidate.held, candidate.wanted <= horizon,
+                budget.effectiveDate(facts.timing.history, wanted: now, reason: candidate.reason, shown: facts.hiddenSince) <= now
             else { return }
-            partners.append((index, ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)))
+            let partner = ReloadMember(instance: slots[Int(index)].id, reason: candidate.reason, wanted: candidate.wanted)
+            partners.append((index, partnerPlace, partner))
         }
-        take(first, member.reason, now: now)
+        take(first, at: place, member.reason, now: now, in: &store)
         // Most launches have no partner: one member, no sorting.
         guard !partners.isEmpty else {
             return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: [member])
         }
-        partners.append((first, member))
+        partners.append((first, place, member))
         partners.sort { ($0.member.wanted, $0.member.instance) < ($1.member.wanted, $1.member.instance) }
-        for (index, partner) in partners where index != first { take(index, partner.reason, now: now) }
+        for (index, partnerPlace, partner) in partners where index != first {
+            take(index, at: partnerPlace, partner.reason, now: now, in: &store)
+        }
         return ReloadBatch(providerKey: providers[Int(provider)].key, date: now, members: partners.map(\.member))
     }
 
     /// A launch takes the slot's pending reload: it is in flight until the provider answers.
-    private mutating func take(_ index: Int32, _ reason: ReloadReason, now: Date) {
-        slots[Int(index)].inFlight = true
-        slots[Int(index)].request = nil
-        slots[Int(index)].policyDue = nil
+    private mutating func take(_ index: Int32, at place: Int, _ reason: ReloadReason, now: Date, in store: inout some ReloadTimingStore) {
+        let budget = budget
+        store.changeTiming(at: place) { timing, _ in timing.take(reason, at: now, budget: budget) }
+        slots[Int(index)].place = Int32(truncatingIfNeeded: place)
         due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
-        if budget.applies(to: reason) {
-            slots[Int(index)].history.record(now)
-        }
     }
 
-    private func merged(_ slot: Slot, reason: ReloadReason, at wanted: Date) -> (reason: ReloadReason, wanted: Date) {
-        guard let old = slot.request else { return (reason, wanted) }
-        let oldDate = budget.effectiveDate(slot.history, wanted: old.wanted, reason: old.reason, shown: slot.hiddenSince)
-        let newDate = budget.effectiveDate(slot.history, wanted: wanted, reason: reason, shown: slot.hiddenSince)
-        if newDate < oldDate || (newDate == oldDate && reason.isExempt && !old.reason.isExempt) {
-            return (reason, wanted)
-        }
-        return (old.reason, old.wanted)
+    /// The reload the slot would launch next (nil: none, or its kind has no provider).
+    @inline(__always)
+    private func pendingReload(_ provider: Int32, _ id: InstanceID, _ facts: ReloadFacts) -> PendingReload? {
+        guard provider != Slot.noProvider else { return nil }
+        return facts.timing.pending(budget: budget, hiddenSince: facts.hiddenSince, instance: id)
     }
 
-    private func pendingReload(_ slot: Slot) -> Pending? {
-        guard slot.provider != Slot.noProvider else { return nil }
-        var best: Pending?
-        let shown = slot.hiddenSince
-        if let request = slot.request {
-            best = Pending(
-                reason: request.reason, wanted: request.wanted,
-                effective: budget.effectiveDate(slot.history, wanted: request.wanted, reason: request.reason, shown: shown))
-        }
-        if let due = slot.policyDue {
-            let policy = Pending(
-                reason: .policy, wanted: due,
-                effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy, shown: shown))
-            if best == nil || policy.effective < best!.effective { best = policy }
-        }
-        if let pending = best {
-            best?.hold = budget.hold(pending.reason, at: pending.effective, shown: shown, instance: slot.id)
-        }
-        return best
-    }
-
-    private func scheduled(_ slot: Slot) -> ScheduledReload? {
-        guard let pending = pendingReload(slot) else { return nil }
+    private func scheduled(_ slot: Slot, _ facts: ReloadFacts) -> ScheduledReload? {
+        guard let pending = pendingReload(slot.provider, slot.id, facts) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
-            reason: pending.hold ?? pending.reason, inFlight: slot.inFlight,
+            reason: pending.hold ?? pending.reason, inFlight: facts.timing.inFlight,
             heldReason: pending.held ? pending.reason : nil)
     }
 
     /// Puts the slot's reload node where its pending reload now is, or takes it out (a reload
-    /// held while no host shows the instance waits in no wheel).
-    private mutating func reschedule(_ index: Int32) {
-        let slot = slots[Int(index)]
-        guard !slot.inFlight, let pending = pendingReload(slot), !pending.held else {
+    /// in flight waits for the answer; one held, while no host shows the instance, the session
+    /// is locked or in power-saver, waits in no wheel).
+    private mutating func reschedule(_ index: Int32, _ facts: ReloadFacts) {
+        let provider = slots[Int(index)].provider
+        guard !facts.timing.inFlight, let pending = pendingReload(provider, slots[Int(index)].id, facts), !pending.held else {
             due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
             return
@@ -422,7 +413,7 @@ public struct ReloadScheduler: Sendable {
         let date = pending.effective.timeIntervalSinceReferenceDate
         due.set(Self.reloadHandle(index), date: date, tie: Self.reloadTie | nextSequence(), positions: &positions)
         // Partners are found in no particular order: equal dates need no tie here.
-        providers[Int(slot.provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
+        providers[Int(provider)].pending.set(Self.pendingHandle(index), date: date, tie: 0, positions: &positions)
     }
 
     private mutating func removePending(_ index: Int32) {
@@ -496,76 +487,34 @@ public struct ReloadScheduler: Sendable {
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31
 
-    /// The optional dates are stored as plain numbers with NaN for "none" (no parsed date is
-    /// NaN) and the request's reason as a byte: a slot is held per instance, a million of
-    /// them, and an optional date would take twice the room of its number.
+    /// What places an instance in the schedule besides its timing: which instance, its kind and
+    /// provider (interned), and where it is in its kind's list. Its due dates are its nodes in
+    /// the wheels. 32 bytes.
     private struct Slot: Sendable {
         static let noProvider: Int32 = -1
-        static let free = Slot(id: "", kind: 0, provider: noProvider, inUse: false)
+        static let free = Slot(id: "", kind: -1, provider: noProvider)
 
         var id: InstanceID
-        var history = BudgetHistory()
+        /// -1 for a free slot.
         var kind: Int32
         var provider: Int32
-        private var policyDueValue = Double.nan
-        private var requestWanted = Double.nan
         /// Where the slot is in its kind's list.
         var kindPosition: Int32 = 0
-        private var requestReason: UInt8 = 0
-        var inUse = true
-        var inFlight = false
-        private var hiddenSinceValue = Double.nan
+        /// Where its timing was last found in the store: tried first the next time, and checked
+        /// there (`ReloadTimingStore.place(of:hint:)`), so a stale one costs only a lookup.
+        var place: Int32 = -1
 
-        init(id: InstanceID, kind: Int32, provider: Int32, inUse: Bool = true) {
+        init(id: InstanceID, kind: Int32, provider: Int32) {
             self.id = id
             self.kind = kind
             self.provider = provider
-            self.inUse = inUse
         }
 
-        /// `InstanceRecord.hiddenSince`, as last passed on: nil when a host shows the instance
-        /// or none ever has (neither is held).
-        var hiddenSince: Date? {
-            get { hiddenSinceValue.isNaN ? nil : Date(timeIntervalSinceReferenceDate: hiddenSinceValue) }
-            set { hiddenSinceValue = newValue?.timeIntervalSinceReferenceDate ?? .nan }
-        }
-
-        var policyDue: Date? {
-            get { policyDueValue.isNaN ? nil : Date(timeIntervalSinceReferenceDate: policyDueValue) }
-            set { policyDueValue = newValue?.timeIntervalSinceReferenceDate ?? .nan }
-        }
-
-        var request: Request? {
-            get {
-                guard !requestWanted.isNaN else { return nil }
-                return Request(reason: Self.reasons[Int(requestReason)], wanted: Date(timeIntervalSinceReferenceDate: requestWanted))
-            }
-            set {
-                requestWanted = newValue?.wanted.timeIntervalSinceReferenceDate ?? .nan
-                requestReason = newValue.map { request in UInt8(Self.reasons.firstIndex(of: request.reason)!) } ?? 0
-            }
-        }
-
-        private static let reasons = ReloadReason.allCases
+        var inUse: Bool { kind >= 0 }
     }
 
     private struct ProviderQueue: Sendable {
         var key: String
         var pending = TimingWheel(shape: .coarse)
-    }
-
-    private struct Request: Sendable {
-        var reason: ReloadReason
-        var wanted: Date
-    }
-
-    private struct Pending {
-        var reason: ReloadReason
-        var wanted: Date
-        var effective: Date
-        /// Why it waits in no wheel (`hidden`, `locked`, `power-saver`); nil while it may run.
-        var hold: ReloadReason?
-
-        var held: Bool { hold != nil }
     }
 }

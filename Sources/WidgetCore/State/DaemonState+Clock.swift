@@ -7,7 +7,7 @@ extension DaemonState {
     /// change is recomputed, and the entry changes to tell at once are returned: those whose
     /// entry shown at `now` is not the one shown at `old`. Nothing that ran is run again.
     public mutating func clockSteppedBack(from old: Date, to now: Date) -> [StateEvent] {
-        scheduler.clockSteppedBack(from: old, to: now)
+        scheduler.clockSteppedBack(from: old, to: now, in: &instances)
         var events: [StateEvent] = []
         for record in instances.inPlacementOrder {
             guard let timeline = record.timeline?.timeline else { continue }

@@ -83,7 +83,7 @@ extension DaemonState {
     mutating func followSession() {
         let budget = settings.reloadBudget(in: context, visible: instances.visible)
         guard budget != scheduler.budget else { return }
-        scheduler.updateBudget(budget)
+        scheduler.updateBudget(budget, in: instances)
     }
 
     /// Keeps `clueUsers` in step with the instance's relevance history.

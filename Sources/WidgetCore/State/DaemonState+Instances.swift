@@ -144,7 +144,7 @@ extension DaemonState {
                 if let request { record.request = request }
                 if stacked { record.matched = matched }
             }
-            if request != nil { state.scheduler.request(id, reason: .configuration, at: now) }
+            if request != nil { state.scheduler.request(id, reason: .configuration, at: now, in: &state.instances) }
         }
         plan.note(.info, "instance configured", ["instance": id, "configuration": JSONValue.object(configuration).compactText])
         evaluate(

@@ -15,7 +15,7 @@ extension DaemonState {
         var work = DueWork()
         dirtyStacks.formUnion(stacks.takeDue(at: now))
         while true {
-            let popped = scheduler.popDue(now: now)
+            let popped = scheduler.popDue(now: now, in: &instances)
             guard !popped.isEmpty else { break }
             work.popped += popped.count
             for event in popped {
@@ -42,7 +42,7 @@ extension DaemonState {
         let members = batch.members.compactMap { member in instances[member.instance].map { (member, $0) } }
         guard let first = members.first, let provider = descriptors[first.1.kind]?.provider else {
             // The kind lost its provider (descriptors read again): nothing can reload these.
-            for member in batch.members { scheduler.completed(member.instance, policyDue: nil) }
+            for member in batch.members { scheduler.completed(member.instance, policyDue: nil, in: &instances) }
             return []
         }
         var groups: [[(ReloadMember, InstanceRecord)]] = []
@@ -117,7 +117,7 @@ extension DaemonState {
                 let current = record.timeline.flatMap { policyDue(for: record.kind, $0.timeline, receivedAt: $0.receivedAt) }
                 plan.effect { state in
                     state.forgetRequest(id, consumed: consumed)
-                    state.scheduler.completed(id, policyDue: current)
+                    state.scheduler.completed(id, policyDue: current, in: &state.instances)
                     state.counters.droppedAnswers += 1
                 }
                 continue
@@ -138,7 +138,7 @@ extension DaemonState {
                         record.endInvalidation(consumed: consumed)
                     }
                     state.install(timeline, for: id, receivedAt: receivedAt, history: history, policyDue: policyDue)
-                    state.scheduler.completed(id, policyDue: policyDue)
+                    state.scheduler.completed(id, policyDue: policyDue, in: &state.instances)
                 }
                 inputs[id] = RankingInput(instance: id, history: history, matchedDonations: record.matched)
                 reloaded.append(id)
@@ -154,7 +154,7 @@ extension DaemonState {
                         record.failures = streak
                         record.endInvalidation(consumed: consumed)
                     }
-                    state.scheduler.failed(id, policyDue: policy, retryAt: retry)
+                    state.scheduler.failed(id, policyDue: policy, retryAt: retry, in: &state.instances)
                 }
             }
         }

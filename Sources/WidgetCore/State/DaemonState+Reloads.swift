@@ -52,8 +52,8 @@ extension DaemonState {
         var kept: [(InstanceID, StoredRequest)] = []
         for id in ids {
             guard let record = instances[id] else { continue }
-            let merged = scheduler.mergedRequest(id, reason: reason, at: now)
-            if let stored = record.request, let pending = scheduler.pendingRequest(id),
+            let merged = scheduler.mergedRequest(id, reason: reason, at: now, in: instances)
+            if let stored = record.request, let pending = record.timing.request,
                 pending == merged, stored.reason == merged.reason, stored.wanted == merged.wanted
             {
                 continue
@@ -67,7 +67,7 @@ extension DaemonState {
             let kept = kept
             plan.effect { state in
                 for (id, request) in kept where state.instances.contains(id) {
-                    state.scheduler.request(id, reason: reason, at: now)
+                    state.scheduler.request(id, reason: reason, at: now, in: &state.instances)
                     state.instances.update(id) { $0.request = request }
                 }
             }

@@ -20,10 +20,9 @@ extension DaemonState {
                 kind = (instance.kind, hasProvider(instance.kind), providerKey(for: instance.kind))
             }
             let (_, hasProvider, providerKey) = kind!
-            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey)
             if !budgeted.isEmpty, let dates = budgeted[instance.id] {
                 // Reloads stored after `now` (the clock went back while widgetd was down) count as made now.
-                scheduler.restoreHistory(instance.id, dates: dates.map { min($0, now) })
+                record.timing = ReloadTiming(history: BudgetHistory(dates.map { min($0, now) }))
             }
             // Taken, not copied: a copy would count a reference on every timeline's buffer.
             let stored = index < persisted.timelines.count ? persisted.timelines[index].take() : nil
@@ -37,24 +36,26 @@ extension DaemonState {
                     record.relevance = history
                     if !history.clueKinds.isEmpty { noteClues(instance.id, history) }
                 }
-                scheduler.setPolicyDue(instance.id, policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt))
-                scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
+                record.timing.policyDue = policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt)
             }
             if hasProvider {
                 if !requests.isEmpty, let request = requests[instance.id] {
-                    scheduler.request(instance.id, reason: request.reason, at: request.wanted)
+                    record.timing.request = (request.reason, request.wanted)
                     record.request = request
                     counters.request = max(counters.request, request.sequence)
                 } else if stored == nil {
-                    scheduler.request(instance.id, reason: .initial, at: now)
+                    record.timing.request = (.initial, now)
                 }
             }
             if !lastVisible.isEmpty, let shown = lastVisible[instance.id] {
                 // No host's report survives a restart (the record is not `visible`): each host
                 // shows again what it shows.
                 record.lastVisible = shown
-                scheduler.setHiddenSince(instance.id, record.hiddenSince)
             }
+            // The record holds its timing; the slot is placed by it.
+            // Its place in the book once the records are put there in this order.
+            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey, facts: record.reloadFacts, place: records.count)
+            if let stored { scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now)) }
             records.append(record)
         }
         instances.put(contentsOf: records)
@@ -92,20 +93,20 @@ extension DaemonState {
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(newSettings.reloadBudget(in: context, visible: instances.visible))
+            scheduler.updateBudget(newSettings.reloadBudget(in: context, visible: instances.visible), in: instances)
             background += retention()
             notes += overLimitNotes()
         }
         for record in instances.inPlacementOrder {
-            scheduler.updateProvider(record.id, providerKey: providerKey(for: record.kind))
+            scheduler.updateProvider(record.id, providerKey: providerKey(for: record.kind), in: instances)
             // A kind that (re)gained a provider picks up its schedule where its timeline says.
-            guard hasProvider(record.kind), scheduler.pendingReload(for: record.id) == nil,
-                !scheduler.isInFlight(record.id)
+            guard hasProvider(record.kind), scheduler.pendingReload(for: record.id, in: instances) == nil,
+                !record.timing.inFlight
             else { continue }
             if let stored = record.timeline {
-                scheduler.setPolicyDue(record.id, policyDue(for: record.kind, stored.timeline, receivedAt: stored.receivedAt))
+                scheduler.setPolicyDue(record.id, policyDue(for: record.kind, stored.timeline, receivedAt: stored.receivedAt), in: &instances)
             } else {
-                scheduler.request(record.id, reason: .initial, at: now)
+                scheduler.request(record.id, reason: .initial, at: now, in: &instances)
             }
         }
         refreshAllMatches()

@@ -41,7 +41,7 @@ extension DaemonState {
             record.relevance = history
         }
         noteClues(id, history)
-        scheduler.setPolicyDue(id, policyDue)
+        scheduler.setPolicyDue(id, policyDue, in: &instances)
         scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
     }
 

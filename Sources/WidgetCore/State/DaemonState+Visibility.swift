@@ -42,16 +42,22 @@ extension DaemonState {
     }
 
     /// Changes what the record says of hosts showing the instance (`visible`, `lastVisible`),
-    /// and passes what the schedule orders by, its `hiddenSince`, on to its slot: the one way
-    /// those fields change, so the slot's date is always the record's.
+    /// and moves its reload when what the schedule orders by changed (its `hiddenSince`, or,
+    /// while the session is locked, whether a host shows it): the one way those fields change,
+    /// so its slot is always where its record and the budget put it.
     mutating func updateShown(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
+        guard let before: Date? = instances.read(id, { $0.pointee.hiddenSince }) else { return }
         instances.update(id, change)
-        scheduler.setHiddenSince(id, instances.read(id) { $0.pointee.hiddenSince } ?? nil)
-        // While the session is locked, an instance a host shows is not held (docs/clues.md).
+        let after: Date?? = instances.read(id) { $0.pointee.hiddenSince }
+        // While the session is locked, an instance a host shows is not held (docs/clues.md):
+        // the budget's set follows, which moves the reload by its new `hiddenSince` too.
         if scheduler.budget.session.locked, scheduler.budget.session.shownWhileLocked.contains(id) != instances.visible.contains(id) {
             var budget = scheduler.budget
             budget.session.shownWhileLocked = instances.visible
-            scheduler.updateBudget(budget, only: [id])
+            scheduler.updateBudget(budget, only: [id], in: instances)
+            return
         }
+        guard after != before else { return }
+        scheduler.reschedule(id, in: instances)
     }
 }

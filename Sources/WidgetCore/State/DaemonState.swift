@@ -3,9 +3,9 @@ import Foundation
 /// Everything the daemon knows, as one value with no I/O: descriptors and settings, one record
 /// per instance, the stacks, the donations and the schedule. Time is always passed in.
 ///
-/// What the daemon knows of an instance is its record in `instances` (with the indexes the
-/// book derives from its records) and its slot in `scheduler` (its reload timing); the stacks
-/// that hold it name it. `addInstance` and `removeInstance` are the only ways in and out.
+/// What the daemon knows of an instance is its record in `instances` (its reload timing
+/// included, with the indexes the book derives from its records) and its slot in `scheduler`
+/// (only where its reload and entry change are in the schedule); the stacks that hold it name it. `addInstance` and `removeInstance` are the only ways in and out.
 ///
 /// Changes are made in two halves. A `plan…` method works out a `Plan` against the state as
 /// it is (validating first, so a refusal changes nothing); the daemon stores the plan's
@@ -138,14 +138,15 @@ public struct DaemonState: Sendable {
         return LocalTime(date, day: day)
     }
 
-    /// Puts a new instance's record in the book and its slot in the schedule; a record with a
-    /// request is due as the request says.
+    /// Puts a new instance's record in the book and its slot in the schedule, where the
+    /// record's timing puts it; a record with a request is due as the request says.
     mutating func addInstance(_ record: InstanceRecord) {
         let id = record.id
         instances.put(record)
-        scheduler.add(id, kind: record.kind, providerKey: providerKey(for: record.kind))
-        scheduler.setHiddenSince(id, record.hiddenSince)
-        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted) }
+        scheduler.add(
+            id, kind: record.kind, providerKey: providerKey(for: record.kind), facts: record.reloadFacts,
+            place: instances.place(of: id, hint: instances.count - 1) ?? -1)
+        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted, in: &instances) }
     }
 
     /// Forgets an instance: its record (and with it what the book derives from it) and its

@@ -3,7 +3,9 @@ import Foundation
 /// The records of every placed widget, and what is derived from them and kept as they change:
 /// the visible set, the count of timelines (a million records are not walked to answer
 /// `status`), and the donation match index. Every change goes through `put`, `remove` and
-/// `update`, which keep them in step, so no caller maintains an index of its own.
+/// `update`, which keep them in step, so no caller maintains an index of its own. A record's
+/// reload timing is changed by the scheduler through `changeTiming` (`ReloadTimingStore`):
+/// nothing derived here depends on it.
 ///
 /// Records sit side by side in one array, found through a table of positions that reads the
 /// ids from the records themselves (`PositionTable`): a dictionary of whole records keeps up to
@@ -168,5 +170,31 @@ public struct InstanceBook: Sendable {
         guard !schemas.isEmpty else { return }
         if let old, let schema = schemas[old.kind] { matchIndex.remove(old.instance, schema: schema) }
         if let new, let schema = schemas[new.kind] { matchIndex.insert(new.instance, schema: schema) }
+    }
+}
+
+extension InstanceBook: ReloadTimingStore {
+    /// A record moves only when another is removed, so the hint is almost always right, and
+    /// checking it compares two copies of one id instead of hashing it.
+    @inline(__always)
+    public func place(of id: InstanceID, hint: Int) -> Int? {
+        if hint >= 0, hint < all.count, all[hint].id == id { return hint }
+        return position(of: id)
+    }
+
+    @inline(__always)
+    public func reloadFacts(at place: Int) -> ReloadFacts {
+        all.withUnsafeBufferPointer { records in
+            ReloadFacts(timing: records[place].timing, hiddenSince: records[place].hiddenSince)
+        }
+    }
+
+    @discardableResult @inline(__always)
+    public mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming, _ hiddenSince: Date?) -> Void) -> ReloadFacts {
+        all.withUnsafeMutableBufferPointer { records in
+            let hiddenSince = records[place].hiddenSince
+            change(&records[place].timing, hiddenSince)
+            return ReloadFacts(timing: records[place].timing, hiddenSince: hiddenSince)
+        }
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
 
-/// What the daemon keeps of one placed widget, apart from its reload timing: the instance, its
-/// timeline, what hosts show of it, its relevance, its stored request, its matched donations,
-/// its failures and its rate windows.
+/// Everything the daemon keeps of one placed widget: the instance, its timeline, what hosts show
+/// of it, its reload timing, its relevance, its stored request, its matched donations, its
+/// failures and its rate windows.
 ///
 /// Removing an instance is `DaemonState.removeInstance`: it takes the record out of the
 /// `InstanceBook`, whose derived indexes (the visible set, the donation matches) follow its
-/// records, and the instance's slot out of the `ReloadScheduler`, which keeps its reload timing
-/// (due dates, budget history, the request it merged, whether a launch runs, and a copy of
-/// `hiddenSince` passed on by `DaemonState.updateShown`). The stacks that hold it are stored
-/// rows of their own, changed by the same plan.
+/// records, and the instance's slot out of the `ReloadScheduler`, which holds only where its
+/// reload and next entry change are in the schedule (the scheduler reads and writes the
+/// record's `timing` through the book). The stacks that hold it are stored rows of their own,
+/// changed by the same plan.
 ///
 /// A record is held per instance, a million of them, so it is kept small: what most instances
 /// never have (relevance, a stored request, matched donations, a failure streak, rate windows)
@@ -26,6 +26,11 @@ public struct InstanceRecord: Sendable, Hashable {
     /// The change number of the last `push` or `configure`: a provider answer to a launch that
     /// started before it answers an older question and is dropped.
     public var replaced: UInt64 = 0
+    /// What its next reload is worked out from (policy date, merged request, budget history,
+    /// whether a launch runs). Set when the record is made (a restart reads it back); once the
+    /// record is in the book, changed only by the scheduler through `InstanceBook`'s
+    /// `changeTiming`, so that its slot is always where this puts it.
+    public internal(set) var timing = ReloadTiming()
     private var rare: RareFields?
 
     public init(instance: WidgetInstance) {
@@ -39,9 +44,12 @@ public struct InstanceRecord: Sendable, Hashable {
     }
 
     /// Since when no host has shown it: its last time shown while no host's report has it,
-    /// nil while one has or none ever showed it. The scheduler orders its reload by this (a
-    /// budgeted reload is held, then its daily limit lowered, the longer it is hidden).
+    /// nil while one has or none ever showed it. The scheduler orders its reload by this with
+    /// `timing` (a budgeted reload is held, then its daily limit lowered, the longer it is hidden).
     public var hiddenSince: Date? { visible ? nil : lastVisible }
+
+    /// What the scheduler places its reload by.
+    public var reloadFacts: ReloadFacts { ReloadFacts(timing: timing, hiddenSince: hiddenSince) }
 
     /// Its relevance scores over time; empty for most instances.
     public var relevance: RelevanceHistory {

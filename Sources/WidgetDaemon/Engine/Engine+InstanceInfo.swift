@@ -30,7 +30,7 @@ extension Engine {
         var info = InstanceInfo(
             id: instance.id, kind: instance.kind, family: instance.family, configuration: instance.configuration,
             currentEntry: record.timeline?.timeline.currentEntry(at: now), hasTimeline: record.timeline != nil,
-            nextReload: state.scheduler.pendingReload(for: instance.id)?.due)
+            nextReload: state.scheduler.pendingReload(for: instance.id, in: state.instances)?.due)
         info.visible = record.visible
         info.lastVisible = record.lastVisible
         info.invalidated = record.invalidation != nil ? true : nil

@@ -11,7 +11,7 @@ extension Engine {
         var result = StatusResult(
             daemon: ProtocolVersion.daemonVersion, protocol: ProtocolVersion.current, clock: clockInfo(),
             kinds: state.descriptors.count, instances: state.instances.count, timelines: state.instances.timelines,
-            pendingReloads: state.scheduler.pendingReloadCount, providersRunning: io.runner.running,
+            pendingReloads: state.scheduler.pendingReloadCount(in: state.instances), providersRunning: io.runner.running,
             nextWakeup: state.scheduler.nextDeadline(), budgetEnabled: state.settings.budgetEnabled,
             descriptorProblems: catalog.problems.count, stateDirectory: io.setup.stateDirectory)
         result.subscribers = events.count

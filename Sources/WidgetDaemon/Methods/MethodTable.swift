@@ -35,7 +35,7 @@ enum MethodTable {
             } answer: {
                 PushResult(
                     instance: params.id, entries: params.timeline.entries.count,
-                    nextReload: engine.state.scheduler.pendingReload(for: params.id)?.due)
+                    nextReload: engine.state.scheduler.pendingReload(for: params.id, in: engine.state.instances)?.due)
             }
         },
         // A reload's launch starts while the request is being stored; the answer waits for the store.

@@ -24,7 +24,7 @@ import Testing
         #expect(plan.reservation.instances == 1)
         state.apply(plan)
         #expect(state.instances[id]?.request?.reason == .initial)
-        #expect(state.scheduler.pendingReload(for: id)?.due == t0)
+        #expect(state.scheduler.pendingReload(for: id, in: state.instances)?.due == t0)
     }
 
     @Test func addingToAStackIsOnePlanWithTheStacksEvaluation() throws {
@@ -114,7 +114,7 @@ import Testing
         #expect(state.instances[id]?.timeline?.timeline == DaemonState.timeline([0], scores: [1]))
         #expect(state.counters.droppedAnswers == 1)
         #expect(state.instances[id]?.request == nil)
-        #expect(!state.scheduler.isInFlight(id))
+        #expect(state.instances[id]?.timing.inFlight == false)
     }
 
     @Test func aConfigurationWhileALaunchRunsDropsItsAnswerAndReloadsAgain() throws {

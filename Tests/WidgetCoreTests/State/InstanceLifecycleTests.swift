@@ -3,9 +3,10 @@ import Testing
 @testable import WidgetTestSupport
 @testable import WidgetCore
 
-/// Everything widgetd knows about an instance is its record, what the books derive from their
-/// records, and its slot in the schedule: adding an instance, doing anything to it, and removing
-/// it leaves the state as it was before, for random states.
+/// Everything widgetd knows about an instance is its record (its reload timing included), what
+/// the books derive from their records, and its slot in the schedule, which is where its
+/// record's timing puts it: adding an instance, doing anything to it, and removing it leaves the
+/// state as it was before, for random states.
 @Suite("Instance lifecycle")
 struct InstanceLifecycleTests {
     static let descriptors = #"""
@@ -44,6 +45,9 @@ struct InstanceLifecycleTests {
             case "visible":
                 state.apply(try state.planVisible(state.instances.visible.sorted() + [id], at: Self.now))
             case "hidden":
+                // Loaded first and shown, so that its next reload is budgeted and held once hidden.
+                running += Self.step(&state) { launch in launch.members.map { _ in .timeline(Self.timeline(scores: false)) } }
+                state.apply(try state.planVisible(state.instances.visible.sorted() + [id], at: Self.now))
                 state.apply(try state.planVisible(state.instances.visible.filter { $0 != id }.sorted(), at: Self.now))
             case "shown":
                 // `stack show` by a host, later than the reports.
@@ -94,15 +98,22 @@ struct InstanceLifecycleTests {
         }
     }
 
-    /// What a slot orders its reload by and the record also says is the record's: since when
-    /// no host has shown the instance.
+    /// Each slot's reload is where its record's timing puts it: in the due wheel and its
+    /// provider's wheel at the date the budget lets it run, or in neither (none wanted, in
+    /// flight, held while hidden, no provider). A timing changed without moving its slot fails.
     static func expectSlotsFollowRecords(_ state: DaemonState, after action: String) {
+        let nodes = state.scheduler.reloadNodes()
         for record in state.instances.all {
-            let slot = state.scheduler.hiddenSince(record.id)
-            guard slot != record.hiddenSince else { continue }
+            let hasProvider = state.hasProvider(record.kind)
+            let pending = record.timing.pending(budget: state.scheduler.budget, hiddenSince: record.hiddenSince, instance: record.id)
+            let expected = hasProvider && !record.timing.inFlight && pending?.held == false ? pending?.effective : nil
+            let node = nodes[record.id]
+            let placed = expected == nil ? node == nil : node?.due == expected && node?.pending == expected
+            guard !placed else { continue }
             Issue.record(
-                "after \(action), \(record.id): slot hidden since \(String(describing: slot)), record \(String(describing: record.hiddenSince))")
+                "after \(action), \(record.id): slot at \(String(describing: node)), its timing \(String(describing: record.timing)) puts it at \(String(describing: expected))")
         }
+        #expect(nodes.count <= state.instances.count, "after \(action): reload nodes of instances with no record")
     }
 
     // MARK: Random states
@@ -111,7 +122,11 @@ struct InstanceLifecycleTests {
     /// donations, some shown, with relevance), all loaded and evaluated at `now`, so that nothing
     /// more is due then.
     static func randomState(_ random: inout SplitMix64) throws -> DaemonState {
-        var state = makeState(descriptors)
+        var settings = DaemonSettings()
+        // An hour: a hidden instance's next reload (two hours on) is held, so where its slot is
+        // depends on whether a host shows it.
+        settings.hiddenAfter = 3600
+        var state = makeState(descriptors, settings: settings)
         var stackNames: [String] = []
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let name = "s\(index)"
@@ -192,19 +207,18 @@ struct InstanceLifecycleTests {
         var donations: [LocalDonation]
         var failed: [InstanceID: FailedInstance]
         var slots: [SlotView]
+        /// Where each reload is in the wheels.
+        var reloadNodes: [String]
         var kinds: [String: [InstanceID]]
         var pending: [ScheduledReload]
         var heldEntries: Int
         var nextWake: Date?
 
-        /// An instance's slot, as the scheduler answers for it.
+        /// An instance's slot, as the scheduler answers for it from its record (whose timing,
+        /// budget history, request and in-flight flag, the records compare).
         struct SlotView: Equatable {
             var id: InstanceID
             var pending: ScheduledReload?
-            var history: BudgetHistory
-            var inFlight: Bool
-            /// Tells whether a host shows it (the limit drops a day after it was last shown).
-            var limitLater: Int
             /// Tells the request it holds (a new one merges with it).
             var merged: String
         }
@@ -220,17 +234,17 @@ struct InstanceLifecycleTests {
             donations = state.donations.all
             failed = state.failedInstances
             let scheduler = state.scheduler
+            let book = state.instances
             slots = records.map { record in
-                let merged = scheduler.mergedRequest(record.id, reason: .requested, at: InstanceLifecycleTests.now + 60)
+                let merged = scheduler.mergedRequest(record.id, reason: .requested, at: InstanceLifecycleTests.now + 60, in: book)
                 return SlotView(
-                    id: record.id, pending: scheduler.pendingReload(for: record.id), history: scheduler.budgetHistory(record.id),
-                    inFlight: scheduler.isInFlight(record.id),
-                    limitLater: scheduler.budgetLimit(record.id, now: InstanceLifecycleTests.now + 2 * 86_400),
+                    id: record.id, pending: scheduler.pendingReload(for: record.id, in: book),
                     merged: "\(merged.reason) \(merged.wanted.timeIntervalSinceReferenceDate)")
             }
+            reloadNodes = scheduler.reloadNodes().map { "\($0.key) \($0.value)" }.sorted()
             kinds = Dictionary(
                 uniqueKeysWithValues: InstanceLifecycleTests.kinds.map { ($0, scheduler.instances(ofKind: $0).sorted()) })
-            pending = scheduler.pendingReloads()
+            pending = scheduler.pendingReloads(in: book)
             heldEntries = scheduler.heldEntries
             nextWake = state.nextWake
         }
@@ -253,6 +267,7 @@ struct InstanceLifecycleTests {
             compare("donations", \.donations)
             compare("failed", \.failed)
             compare("slots", \.slots)
+            compare("reloadNodes", \.reloadNodes)
             compare("kinds", \.kinds)
             compare("pending", \.pending)
             compare("heldEntries", \.heldEntries)
