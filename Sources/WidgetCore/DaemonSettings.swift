@@ -46,6 +46,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var access = AccessSettings()
     /// Remote updates through an MQTT broker (`[remote]`); off without a broker.
     public var remote = RemoteSettings()
+    /// The session's context sources (`[context]`).
+    public var context = ContextSettings()
 
     public init() {}
 }
@@ -94,7 +96,7 @@ extension DaemonSettings {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw SettingsError(line: number, reason: "unclosed section header") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard ["budget", "scheduler", "providers", "rotation", "limits", "access", "remote"].contains(section) else {
+                guard ["budget", "scheduler", "providers", "rotation", "limits", "access", "remote", "context"].contains(section) else {
                     throw SettingsError(line: number, reason: "unknown section [\(section)]")
                 }
                 if section == "remote" { remoteLine = number }
@@ -160,6 +162,7 @@ extension DaemonSettings {
         case ("rotation", "log-retention"): decisionRetention = try count(LimitSettings.logRowsRange)
         case ("limits", _): try limits.set(key: key, value: value, line: line)
         case ("remote", _): try remote.set(key: key, value: value, line: line)
+        case ("context", _): try context.set(key: key, value: value, line: line)
         case ("access", "host-group"):
             guard AccessSettings.isValidAccountName(value) else {
                 throw SettingsError(line: line, reason: "host-group: '\(value)' is not a group name")

@@ -1,0 +1,20 @@
+import Foundation
+import WidgetCore
+
+extension Engine {
+    /// logind's `PrepareForSleep(true)`: the commits under way are finished and synced (the
+    /// store syncs each transaction) before `ready` lets the machine sleep. New changes may
+    /// still come; they are as safe as at any other time.
+    public func prepareForSleep() async {
+        time.wake.sleeps += 1
+        await plansIdle()
+    }
+
+    /// `PrepareForSleep(false)`: the machine woke. Everything that came due while asleep is
+    /// carried out now, in order, in one step (the wall-clock watcher's `tick` does the same on
+    /// systems without logind; whichever comes second finds nothing due).
+    public func resumedFromSleep() {
+        time.wake.resumes += 1
+        tick()
+    }
+}

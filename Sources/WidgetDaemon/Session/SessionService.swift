@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import WidgetCore
+
+/// The session's sources feeding the engine (`--context-bus system`, docs/context.md): the
+/// watchers' thread, its readings handed to `Engine.observe` through a `ReadingMailbox`,
+/// `PrepareForSleep` to the engine, and GeoClue started or stopped as the engine's use of a
+/// location clue changes (looked at after each event the engine publishes: a timeline is
+/// installed, a widget added or removed).
+struct SessionService: Service {
+    let watchers: SessionWatchers
+    let subscriber: Subscriber
+    let events: EventHub
+    let engine: Engine
+    let demand: LocationDemand
+    let locationAllowed: Bool
+
+    /// `locationAllowed`: `[context] location`.
+    init(scope: SessionScope, engine: Engine, locationAllowed: Bool, logger: Logger) throws {
+        let loop = engine.loop
+        let mailbox = ReadingMailbox()
+        let box = WatchersBox()
+        let watchers = try SessionWatchers(
+            scope: scope, logger: logger,
+            deliver: { readings in
+                guard mailbox.put(readings) else { return }
+                loop.execute { engine.assumeIsolated { $0.observe(mailbox.take()) } }
+            },
+            sleep: { starting in
+                if starting {
+                    Task {
+                        await engine.prepareForSleep()
+                        box.watchers?.post(.releaseInhibitor)
+                    }
+                } else {
+                    loop.execute { engine.assumeIsolated { $0.resumedFromSleep() } }
+                }
+            })
+        box.watchers = watchers
+        self.watchers = watchers
+        let demand = LocationDemand()
+        self.demand = demand
+        self.locationAllowed = locationAllowed
+        subscriber = Subscriber { _ in
+            guard locationAllowed, loop.inEventLoop else { return }
+            let now = engine.assumeIsolated { $0.usesLocationClue }
+            if demand.update(now) { watchers.post(.locationWanted(now)) }
+        }
+        events = engine.events
+        self.engine = engine
+    }
+
+    func run() async throws {
+        watchers.start()
+        events.subscribe(subscriber)
+        // A restored state may use a location clue already.
+        if locationAllowed, await engine.usesLocationClue, demand.update(true) { watchers.post(.locationWanted(true)) }
+        try? await gracefulShutdown()
+        events.unsubscribe(subscriber)
+        let watchers = self.watchers
+        // Joining the thread blocks: never on the loop.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                watchers.stop()
+                done.resume()
+            }
+        }
+    }
+}
+
+/// The watchers, for the closures they are built with (set once, before the thread starts).
+private final class WatchersBox: @unchecked Sendable {
+    var watchers: SessionWatchers?
+}
+
+/// Whether a location clue was in use at the last look; `update` says when that changed.
+final class LocationDemand: Sendable {
+    private let wanted = Mutex(false)
+
+    func update(_ now: Bool) -> Bool {
+        wanted.withLock { previous in
+            defer { previous = now }
+            return previous != now
+        }
+    }
+}
