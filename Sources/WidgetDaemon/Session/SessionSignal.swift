@@ -12,8 +12,9 @@ struct SessionSignal: Sendable, Equatable {
     enum Meaning: Sendable, Equatable {
         /// Feed these to the tracker.
         case events([SessionEvent])
-        /// A name got an owner: read the service's state (`SessionReads`).
-        case ownerChanged(ContextSource, present: Bool)
+        /// A name got an owner (read the service's state) or lost it; `hadOwner`: it had one
+        /// before (a new owner then is a restart).
+        case ownerChanged(ContextSource, present: Bool, hadOwner: Bool)
         /// A session appeared: read its uid, seat and hints.
         case sessionNew(path: String)
         /// logind's `PrepareForSleep`.
@@ -27,9 +28,9 @@ struct SessionSignal: Sendable, Equatable {
         switch (interface, member) {
         case ("org.freedesktop.DBus", "NameOwnerChanged"):
             guard args.count == 3, let name = args[0].stringValue, let source = SessionNames.source(busName: name),
-                let owner = args[2].stringValue
+                let old = args[1].stringValue, let owner = args[2].stringValue
             else { return .ignored }
-            return .ownerChanged(source, present: !owner.isEmpty)
+            return .ownerChanged(source, present: !owner.isEmpty, hadOwner: !old.isEmpty)
         case (SessionNames.logindManager, "PrepareForSleep"):
             guard case .bool(let start)? = args.first else { return .ignored }
             return .prepareForSleep(start)

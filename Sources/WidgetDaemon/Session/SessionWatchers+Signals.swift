@@ -12,9 +12,12 @@ extension SessionWatchers {
         switch signal.meaning {
         case .events(let events):
             apply(events)
-        case .ownerChanged(let source, let present):
+        case .ownerChanged(let source, let present, let hadOwner):
+            let known = tracker.present.contains(source)
+            // An owner that came between the match and the first look was read already.
+            if present && known && !hadOwner { return }
             // A new owner while one was known is a restart: forgotten, then read afresh.
-            if tracker.present.contains(source) { vanished(source) }
+            if known { vanished(source) }
             if present { appeared(source) }
         case .sessionNew(let path):
             apply(readSession(path))

@@ -121,7 +121,8 @@ final class SessionWatchers: @unchecked Sendable {
             }
             if !more { BusPoll.wait(bus: bus, wakeFD: wakeFD, deadline: bus == nil ? retryAt : .max) }
         }
-        disconnect()
+        // Stopping: the engine is told nothing more.
+        disconnect(reporting: false)
     }
 
     /// Handles what was posted; true once asked to stop.
@@ -201,14 +202,15 @@ final class SessionWatchers: @unchecked Sendable {
         retryDelay = min(retryDelay * 2, Self.longestRetry)
     }
 
-    /// Drops the connection; every source is then missing.
-    private func disconnect() {
+    /// Drops the connection; every source is then missing (`reporting`: the engine is told).
+    private func disconnect(reporting: Bool = true) {
         closeInhibitor()
         geoclueClient = nil
         inbox = []
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
-        apply(ContextSource.allCases.map { .vanished($0) })
+        let events = ContextSource.allCases.map { SessionEvent.vanished($0) }
+        if reporting { apply(events) } else { _ = tracker.apply(events) }
     }
 }
 

@@ -10,9 +10,11 @@ import WidgetCore
 
     @Test func ownersAreFollowed() {
         let owner = Self.signal("org.freedesktop.DBus", "NameOwnerChanged", [.string("org.bluez"), .string(""), .string(":1.5")])
-        #expect(owner.meaning == .ownerChanged(.bluez, present: true))
+        #expect(owner.meaning == .ownerChanged(.bluez, present: true, hadOwner: false))
         let gone = Self.signal("org.freedesktop.DBus", "NameOwnerChanged", [.string("org.bluez"), .string(":1.5"), .string("")])
-        #expect(gone.meaning == .ownerChanged(.bluez, present: false))
+        #expect(gone.meaning == .ownerChanged(.bluez, present: false, hadOwner: true))
+        let replaced = Self.signal("org.freedesktop.DBus", "NameOwnerChanged", [.string("org.bluez"), .string(":1.5"), .string(":1.9")])
+        #expect(replaced.meaning == .ownerChanged(.bluez, present: true, hadOwner: true))
         let other = Self.signal("org.freedesktop.DBus", "NameOwnerChanged", [.string("org.example"), .string(""), .string(":1.6")])
         #expect(other.meaning == .ignored)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A small GeoClue2 for `python3-dbusmock` (it has no template of its own): the manager's
 /// `GetClient`, a client with `DesktopId`, `DistanceThreshold`, `Active` and `Location`, whose
 /// `Start` publishes a location object and `LocationUpdated`; the mock method `SetPosition(dd)`
-/// moves it.
+/// moves it. Every call is in the mock's call log.
 enum GeoClueMock {
     static let manager = "/org/freedesktop/GeoClue2/Manager"
     static let client = "/org/freedesktop/GeoClue2/Client/1"
