@@ -11,6 +11,12 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var hiddenAfter: TimeInterval = 6 * 3600
     /// The daily limit of an instance no host has shown in the last 24 hours.
     public var hiddenDailyLimit: Int = 12
+    /// The daily limit while on battery; nil: half of `dailyReloadLimit` (at least 1).
+    public var batteryDailyLimit: Int?
+    /// Budgeted reloads are held while the session is locked, and run when it unlocks.
+    public var holdWhenLocked = true
+    /// Budgeted reloads are held while the power profile is power-saver.
+    public var holdInPowerSaver = true
     /// `invalidateRelevance` asks of one instance's provider in any rolling hour.
     public var relevancePerHour: Int = 6
     /// Reloads after an action's `perform` exempt from the budget, per instance in any rolling
@@ -46,7 +52,7 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var access = AccessSettings()
     /// Remote updates through an MQTT broker (`[remote]`); off without a broker.
     public var remote = RemoteSettings()
-    /// The session's context sources (`[context]`).
+    /// The session's sources (`[context]`).
     public var context = ContextSettings()
 
     public init() {}
@@ -137,6 +143,9 @@ extension DaemonSettings {
         case ("budget", "min-spacing"): minimumSpacing = try duration(min: 0)
         case ("budget", "hidden-after"): hiddenAfter = try duration(min: 0)
         case ("budget", "hidden-daily-limit"): hiddenDailyLimit = try count(1...100_000)
+        case ("budget", "battery-daily-limit"): batteryDailyLimit = try count(1...100_000)
+        case ("budget", "hold-when-locked"): holdWhenLocked = try SettingsFlag.parse(key: key, value: value, line: line)
+        case ("budget", "hold-in-power-saver"): holdInPowerSaver = try SettingsFlag.parse(key: key, value: value, line: line)
         case ("budget", "relevance-per-hour"): relevancePerHour = try count(1...3600)
         case ("budget", "action-reloads-per-minute"): actionReloadsPerMinute = try count(0...600)
         case ("scheduler", "coalescing-window"): coalescingWindow = try duration(min: 0)

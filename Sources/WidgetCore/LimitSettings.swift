@@ -50,6 +50,10 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     /// Descriptor files read from the widgets directories together, in name order; the files
     /// past it are skipped, with one problem per directory naming this key.
     public var maxDescriptorFiles = 1_000
+    /// Host values held in the context (`context.set`); a change that would hold more is refused.
+    public var maxContextValues = 64
+    /// Bytes of one host value's key and value together; a larger one is refused.
+    public var maxContextValueBytes = 1_024
 
     public init() {}
 }
@@ -196,6 +200,8 @@ extension LimitSettings {
         case "max-log-rows": maxLogRows = try count(Self.logRowsRange)
         case "max-descriptor-bytes": maxDescriptorBytes = try count(1024...(256 * 1024 * 1024))
         case "max-descriptor-files": maxDescriptorFiles = try count(1...1_000_000)
+        case "max-context-values": maxContextValues = try count(0...100_000)
+        case "max-context-value-bytes": maxContextValueBytes = try count(16...(1 << 20))
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [limits]")
         }
     }

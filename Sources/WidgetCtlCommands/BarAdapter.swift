@@ -47,11 +47,11 @@ struct BarAdapter {
         var changed = true
         while true {
             if changed {
-                let now = clock.now()
-                output.emit(view.line(now: now))
-                // A timer only while the entry shown holds a live date, at its next change: a
-                // bar showing none waits on the socket alone, as before.
-                wake = view.nextChange(after: now)
+                // A timer only while the line shows a live date, at its next change: a bar
+                // showing none waits on the socket alone, as before.
+                let (line, next) = view.rendered(now: clock.now())
+                output.emit(line)
+                wake = next
             }
             changed = true
             guard let line = try events.nextEvent(within: wake.map { $0.timeIntervalSince(clock.now()) }) else { continue }

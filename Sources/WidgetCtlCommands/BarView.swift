@@ -148,29 +148,36 @@ struct BarView {
     // MARK: Rendering
 
     /// When the line next reads differently with no event: the next change of a live date
-    /// the shown entry holds; nil when it holds none, so an idle bar arms no timer.
-    func nextChange(after now: Date) -> Date? {
-        guard stackExists, top != nil, kind != nil, hasTimeline, let entry else { return nil }
-        return LiveDate.nextChange(in: entry.content, after: now)
+    /// the line shows; nil when it shows none that changes, so an idle bar arms no timer.
+    func nextChange(after now: Date, timeZone: TimeZone = .current) -> Date? {
+        rendered(now: now, timeZone: timeZone).nextChange
     }
 
     /// The line for the state at `now` (live dates read as they do then, in `timeZone`).
     func line(now: Date, timeZone: TimeZone = .current) -> BarLine {
+        rendered(now: now, timeZone: timeZone).line
+    }
+
+    /// The line at `now` and when it next reads differently with no event. A template's line
+    /// changes with the live dates it prints; the generic text and tooltip print every value
+    /// of the content, so they change with any live date it holds.
+    func rendered(now: Date, timeZone: TimeZone = .current) -> (line: BarLine, nextChange: Date?) {
         guard stackExists else {
-            return BarLine(text: "", tooltip: escaped("no stack \(stackName)"), classes: ["missing"], alt: "")
+            return (BarLine(text: "", tooltip: escaped("no stack \(stackName)"), classes: ["missing"], alt: ""), nil)
         }
         guard let top else {
-            return BarLine(text: "", tooltip: escaped("stack \(stackName) is empty"), classes: ["empty"], alt: "")
+            return (BarLine(text: "", tooltip: escaped("stack \(stackName) is empty"), classes: ["empty"], alt: ""), nil)
         }
         guard let kind else {
-            return BarLine(text: "", tooltip: "", classes: ["placeholder"], alt: top)
+            return (BarLine(text: "", tooltip: "", classes: ["placeholder"], alt: top), nil)
         }
         let display = kinds[kind] ?? KindDisplay(displayName: kind)
         let kindClass = BarLine.cssClass(kind.split(separator: ".").last.map(String.init) ?? kind)
         guard hasTimeline, let entry else {
-            return BarLine(
+            let line = BarLine(
                 text: escaped(display.displayName), tooltip: escaped("\(display.displayName): no entry yet"),
                 classes: [kindClass, "placeholder"], alt: kind)
+            return (line, nil)
         }
         let content = entry.content
         var names: [String: JSONValue] = [
@@ -178,13 +185,16 @@ struct BarView {
             "date": .string(ISO8601.string(from: entry.date)),
         ]
         if let family { names["family"] = .string(family.rawValue) }
+        let generic = { LiveDate.nextChange(in: content, after: now) }
         let text =
-            display.text?.render(content, extra: names, now: now, timeZone: timeZone)
-            ?? escaped(GenericText.text(content, displayName: display.displayName, now: now, timeZone: timeZone))
+            display.text?.renderLive(content, extra: names, now: now, timeZone: timeZone)
+            ?? (text: escaped(GenericText.text(content, displayName: display.displayName, now: now, timeZone: timeZone)), nextChange: generic())
         let tooltip =
-            display.tooltip?.render(content, extra: names, now: now, timeZone: timeZone)
-            ?? escaped(GenericText.tooltip(content, displayName: display.displayName, now: now, timeZone: timeZone))
-        return BarLine(text: text, tooltip: tooltip, classes: [kindClass] + (failed ? ["stale"] : []) + (invalidated ? ["invalidated"] : []), alt: kind)
+            display.tooltip?.renderLive(content, extra: names, now: now, timeZone: timeZone)
+            ?? (text: escaped(GenericText.tooltip(content, displayName: display.displayName, now: now, timeZone: timeZone)), nextChange: generic())
+        let classes = [kindClass] + (failed ? ["stale"] : []) + (invalidated ? ["invalidated"] : [])
+        let next = [text.nextChange, tooltip.nextChange].compactMap { $0 }.min()
+        return (BarLine(text: text.text, tooltip: tooltip.text, classes: classes, alt: kind), next)
     }
 
     /// The line while the daemon cannot be reached.

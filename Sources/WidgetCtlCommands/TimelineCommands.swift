@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WidgetCore
+import WidgetDisplay
 import WidgetProtocol
 
 struct TimelineCommand: ParsableCommand {
@@ -75,8 +76,28 @@ struct PushCommand: ParsableCommand {
             throw CtlFailure.usage("\(file == "-" ? "stdin" : file) is not JSON")
         }
         let result = try global.call(Methods.Push.self, sending: RawPush(id: id, timeline: timeline))
+        let problems = Self.liveDateProblems(timeline)
+        for problem in problems.prefix(Self.shownProblems) { Terminal.printError("widgetctl: warning: \(Terminal.text(problem))") }
+        if problems.count > Self.shownProblems {
+            Terminal.printError("widgetctl: warning: and \(problems.count - Self.shownProblems) more values that are not live dates")
+        }
         global.emit(result) {
             Terminal.print("\(result.instance): \(result.entries) entries installed; next reload \(Show.date(result.nextReload))")
+        }
+    }
+}
+
+extension PushCommand {
+    /// A timeline of many entries can repeat one mistake in each: the first few say enough.
+    static let shownProblems = 10
+
+    /// Each value of the entries' content that looks meant as a live date but is not one:
+    /// widgetd installs it as ordinary content, and hosts show it as it is.
+    static func liveDateProblems(_ timeline: JSONValue) -> [String] {
+        guard case .object(let fields) = timeline, case .array(let entries)? = fields["entries"] else { return [] }
+        return entries.enumerated().flatMap { index, entry -> [String] in
+            guard case .object(let entry) = entry, let content = entry["content"] else { return [] }
+            return LiveDate.problems(in: content, path: "entries[\(index)].content")
         }
     }
 }

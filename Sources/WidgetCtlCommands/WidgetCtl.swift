@@ -17,7 +17,7 @@ public struct WidgetCtl: ParsableCommand {
             ScheduleCommand.self, BudgetCommand.self, ClockCommand.self, PreviewCommand.self, PlaceholderCommand.self,
             OptionsCommand.self, StackCommand.self, DonateCommand.self, DonationsCommand.self, LogCommand.self,
             ExplainCommand.self, WatchCommand.self, VisibleCommand.self, BatchCommand.self, RelevanceCommand.self, PerformCommand.self,
-            SimulateCommand.self,
+            SimulateCommand.self, ContextCommand.self,
         ])
 
     public init() {}

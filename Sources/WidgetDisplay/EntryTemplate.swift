@@ -33,15 +33,29 @@ public struct EntryTemplate: Sendable {
         _ content: JSONValue, extra: [String: JSONValue] = [:], now: Date = Date(), timeZone: TimeZone = .current,
         markup: Bool = false
     ) -> String {
+        render(content, extra: extra, clock: LiveDateValue.Clock(now: now, timeZone: timeZone, markup: markup))
+    }
+
+    /// The plain text at `now`, and when it next reads differently with the same content: the
+    /// earliest next change of the live dates it printed (a live date the template leaves
+    /// out, or prints only as `time` or `date`, changes nothing); nil when none changes.
+    public func renderLive(
+        _ content: JSONValue, extra: [String: JSONValue] = [:], now: Date, timeZone: TimeZone = .current
+    ) -> (text: String, nextChange: Date?) {
+        let reads = LiveDateReads()
+        let text = render(content, extra: extra, clock: LiveDateValue.Clock(now: now, timeZone: timeZone, markup: false, reads: reads))
+        return (text, reads.nextChange)
+    }
+
+    private func render(_ content: JSONValue, extra: [String: JSONValue], clock: LiveDateValue.Clock) -> String {
         var names = extra
         if case .object(let fields) = content {
             names.merge(fields) { _, fromContent in fromContent }
         } else {
             names["content"] = content
         }
-        let clock = LiveDateValue.Clock(now: now, timeZone: timeZone, markup: markup)
         let text = template.render(Self.mustacheValue(.object(names), clock))
-        return markup ? LiveDateValue.expandMarkers(text, clock) : text
+        return clock.markup ? LiveDateValue.expandMarkers(text, clock) : text
     }
 
     /// Mustache reads dictionaries, arrays and plain values; numbers keep their JSON spelling.

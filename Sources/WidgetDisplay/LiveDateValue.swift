@@ -11,19 +11,27 @@ struct LiveDateValue: MustacheCustomRenderable, MustacheTransformable, MustacheP
         var now: Date
         var timeZone: TimeZone
         var markup: Bool
+        /// Where the text printed is noted, when the caller asks when it next changes.
+        var reads: LiveDateReads? = nil
     }
 
     var live: LiveDate
     var clock: Clock
 
     var renderText: String {
-        guard clock.markup else { return live.text(now: clock.now, timeZone: clock.timeZone) }
+        guard clock.markup else { return text }
         // Mustache escapes what a value renders, so the element cannot be written here: a
         // marker of characters no escaping touches stands in for it until the render is done.
         return "\(Self.open)\(ISO8601.string(from: live.date)) \(live.style.rawValue)\(Self.close)"
     }
 
     var isNull: Bool { false }
+
+    /// The text now, noted as printed.
+    private var text: String {
+        clock.reads?.note(live, now: clock.now)
+        return live.text(now: clock.now, timeZone: clock.timeZone)
+    }
 
     func transform(_ name: String) -> Any? {
         LiveDate.Style(rawValue: name).map { LiveDateValue(live: LiveDate(date: live.date, style: $0), clock: clock) }
@@ -33,7 +41,7 @@ struct LiveDateValue: MustacheCustomRenderable, MustacheTransformable, MustacheP
         switch name {
         case "date": ISO8601.string(from: live.date)
         case "style": live.style.rawValue
-        case "text": live.text(now: clock.now, timeZone: clock.timeZone)
+        case "text": text
         default: nil
         }
     }

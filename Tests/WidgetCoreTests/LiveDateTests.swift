@@ -26,6 +26,26 @@ struct LiveDateTests {
         #expect(LiveDate(.string("2026-01-05T08:12:00Z")) == nil)
     }
 
+    /// A value meant as a live date but not one is content shown as it is; its problem is named
+    /// for `widgetctl push` to warn of.
+    @Test func aMalformedLiveDateIsNamedWithWhereItIsAndWhy() throws {
+        let content = try WidgetJSON.decoder.decode(JSONValue.self, from: Data(#"""
+            {"ok": {"$date": "2026-01-05T08:12:00Z", "style": "timer"}, "plain": {"date": "soon"},
+             "legs": [{"at": {"$date": "soon", "style": "timer"}}, {"$date": "2026-01-05T08:12:00Z", "style": "timr"}],
+             "extra": {"$date": "2026-01-05T08:12:00Z", "style": "time", "zone": "UTC"},
+             "number": {"$date": 5}}
+            """#.utf8))
+        #expect(LiveDate.problems(in: content) == [
+            "content.extra: not a live date, shown as it is: a live date has only $date and style, not zone",
+            #"content.legs[0].at: not a live date, shown as it is: $date must be an ISO 8601 date with a zone (2026-01-05T08:12:00Z), got "soon""#,
+            #"content.legs[1]: not a live date, shown as it is: style must be one of timer, relative, offset, time, date, got "timr""#,
+            "content.number: not a live date, shown as it is: $date must be an ISO 8601 date with a zone (2026-01-05T08:12:00Z), got 5",
+        ])
+        #expect(LiveDate.problems(in: .object(["leaves": .object(["$date": .string("2026-01-05T08:12:00Z")])])).isEmpty)
+        // Shown as it is: the generic text reads the object as any other.
+        #expect(LiveDate.resolved(content, now: Self.date, timeZone: Self.utc).objectValue?["number"] == .object(["$date": .integer(5)]))
+    }
+
     @Test func timerCountsDownToTheDateThenUp() {
         #expect(Self.text(.timer, -300) == "5:00")
         #expect(Self.text(.timer, -299.5) == "5:00")
@@ -52,13 +72,23 @@ struct LiveDateTests {
         #expect(Self.text(.relative, 86400 + 60) == "1 day")
     }
 
-    @Test func offsetIsSignedToTheSecond() {
-        #expect(Self.text(.offset, -120) == "+2 min")
-        #expect(Self.text(.offset, -125) == "+2 min, 5 sec")
-        #expect(Self.text(.offset, 0) == "0 sec")
-        #expect(Self.text(.offset, 180) == "-3 min")
-        #expect(Self.text(.offset, 45) == "-45 sec")
-        #expect(Self.text(.offset, 3605) == "-1 hr")
+    /// Now less the date, as WidgetKit signs it: a date to come is negative.
+    @Test func offsetIsSignedInItsLargestWholeUnit() {
+        #expect(Self.text(.offset, -120) == "-2 minutes")
+        #expect(Self.text(.offset, -125) == "-2 minutes")
+        #expect(Self.text(.offset, -119) == "-1 minute")
+        #expect(Self.text(.offset, -60) == "-1 minute")
+        #expect(Self.text(.offset, -59) == "-59 seconds")
+        #expect(Self.text(.offset, -0.5) == "-1 second")
+        #expect(Self.text(.offset, 0) == "0 seconds")
+        #expect(Self.text(.offset, 0.5) == "0 seconds")
+        #expect(Self.text(.offset, 1) == "+1 second")
+        #expect(Self.text(.offset, 45) == "+45 seconds")
+        #expect(Self.text(.offset, 180) == "+3 minutes")
+        #expect(Self.text(.offset, 3605) == "+1 hour")
+        #expect(Self.text(.offset, -7200) == "-2 hours")
+        #expect(Self.text(.offset, 3 * 86400 + 7200) == "+3 days")
+        #expect(Self.text(.offset, -86400) == "-1 day")
     }
 
     @Test func timeAndDateReadTheDateInTheZoneWhateverNowIs() {
@@ -79,7 +109,23 @@ struct LiveDateTests {
         #expect(timer.nextChange(after: Self.at(-299.5)) == Self.at(-299))
         #expect(timer.nextChange(after: Self.at(0)) == Self.at(1))
         #expect(timer.nextChange(after: Self.at(7.25)) == Self.at(8))
-        #expect(Self.live(.offset).nextChange(after: Self.at(-0.5)) == Self.at(0))
+        let offset = Self.live(.offset)
+        #expect(offset.nextChange(after: Self.at(-0.5)) == Self.at(0))
+        #expect(offset.nextChange(after: Self.at(0)) == Self.at(1))
+        #expect(offset.nextChange(after: Self.at(-30)) == Self.at(-29))
+        #expect(offset.nextChange(after: Self.at(30.5)) == Self.at(31))
+        // Past a minute the count changes by the minute: down to the second below the
+        // multiple before the date, up at the next multiple after it.
+        #expect(offset.nextChange(after: Self.at(-150)) == Self.at(-119))
+        #expect(offset.nextChange(after: Self.at(-119)) == Self.at(-59))
+        #expect(offset.nextChange(after: Self.at(-60)) == Self.at(-59))
+        #expect(offset.nextChange(after: Self.at(59)) == Self.at(60))
+        #expect(offset.nextChange(after: Self.at(61)) == Self.at(120))
+        #expect(offset.nextChange(after: Self.at(-7200)) == Self.at(-7199))
+        #expect(offset.nextChange(after: Self.at(3599.5)) == Self.at(3600))
+        #expect(offset.nextChange(after: Self.at(3600)) == Self.at(7200))
+        #expect(offset.nextChange(after: Self.at(-2 * 86400)) == Self.at(-2 * 86400 + 1))
+        #expect(offset.nextChange(after: Self.at(-86400)) == Self.at(-86399))
         let relative = Self.live(.relative)
         #expect(relative.nextChange(after: Self.at(-150)) == Self.at(-120))
         #expect(relative.nextChange(after: Self.at(-120)) == Self.at(-60))
@@ -89,14 +135,25 @@ struct LiveDateTests {
         #expect(Self.live(.date).nextChange(after: Self.at(0)) == nil)
         // At each change the text is new, and just before it the old one still reads.
         for style in [LiveDate.Style.timer, .relative, .offset] {
-            var now = Self.at(-200)
-            for _ in 0..<10 {
+            var now = Self.at(-3 * 3600 - 0.5)
+            for _ in 0..<(style == .timer ? 10 : 400) {
                 let next = Self.live(style).nextChange(after: now)!
                 let before = Self.live(style).text(now: next.addingTimeInterval(-0.001), timeZone: Self.utc)
                 #expect(Self.live(style).text(now: now, timeZone: Self.utc) == before, "\(style) at \(now)")
                 #expect(Self.live(style).text(now: next, timeZone: Self.utc) != before, "\(style) at \(next)")
                 now = next
             }
+        }
+        // The offset's changes, second by second over the hours either side of the date: the
+        // text changes exactly where nextChange says, and nowhere between.
+        var next = offset.nextChange(after: Self.at(-3 * 3600))!
+        var previous = Self.text(.offset, -3 * 3600)
+        for second in (-3 * 3600 + 1)...(3 * 3600) {
+            let now = Self.at(Double(second))
+            let text = offset.text(now: now, timeZone: Self.utc)
+            #expect((text != previous) == (now == next), "offset at \(second) s: \(previous) then \(text), next change \(next)")
+            if now == next { next = offset.nextChange(after: now)! }
+            previous = text
         }
     }
 
@@ -129,7 +186,7 @@ struct LiveDateTests {
         // The web host's markup: the element the page keeps counting, the rest escaped as ever.
         let html = try EntryTemplate("<p>{{departs}} {{offset(departs)}} {{note}}</p>").render(content, now: now, timeZone: Self.utc, markup: true)
         #expect(html == #"<p><time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="timer">1:30</time> "#
-            + #"<time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">+1 min, 30 sec</time> &lt;b&gt;</p>"#)
+            + #"<time class="live-date" datetime="2026-01-05T08:12:00Z" data-live-style="offset">-1 minute</time> &lt;b&gt;</p>"#)
         // A marker forged in content is never markup of its own.
         let forged = JSONValue.object(["note": .string("\u{E000}<script>\u{E001}x")])
         #expect(try EntryTemplate("{{note}}").render(forged, markup: true) == "x")

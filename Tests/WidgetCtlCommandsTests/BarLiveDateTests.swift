@@ -11,9 +11,11 @@ struct BarLiveDateTests {
     static let start = ISO8601.date(from: "2026-01-05T08:07:00Z")!
     static let utc = TimeZone(identifier: "UTC")!
 
-    static func view(_ content: String, text: String?, format: BarFormat = .waybar) throws -> BarView {
+    static func view(_ content: String, text: String?, tooltip: String? = nil, format: BarFormat = .waybar) throws -> BarView {
         let escaping: EntryTemplate.Escaping = format.isMarkup ? .html : .none
-        let display = BarView.KindDisplay(displayName: "Trains", text: try text.map { try EntryTemplate($0, escaping: escaping) }, tooltip: nil)
+        let display = BarView.KindDisplay(
+            displayName: "Trains", text: try text.map { try EntryTemplate($0, escaping: escaping) },
+            tooltip: try tooltip.map { try EntryTemplate($0, escaping: escaping) })
         let entry = WidgetEntry(date: start, content: try WidgetJSON.decoder.decode(JSONValue.self, from: Data(content.utf8)))
         return BarView(stackName: "s", format: format, top: "0000abcd", kind: "test.trains", display: display, entry: entry)
     }
@@ -65,6 +67,26 @@ struct BarLiveDateTests {
         print("no live date: 0 wake-ups in an hour")
         // Nothing shown: an empty stack arms nothing either.
         #expect(BarView(stackName: "s", format: .waybar).nextChange(after: Self.start) == nil)
+    }
+
+    /// What the line shows decides: a live date its templates leave out, or print only as a
+    /// time of day, arms nothing; printed in another style, it changes as that style does.
+    @Test func aTimerTheLineDoesNotShowArmsNothing() throws {
+        let content = #"{"text":"08:12 to Bern","departs":{"$date":"2026-01-05T08:12:00Z","style":"timer"}}"#
+        for template in ["{{text}}", "{{text}} at {{time(departs)}}", "{{departs.date}} {{departs.style}}"] {
+            // The generic tooltip prints every value, so the tooltip leaves the date out too.
+            let quiet = try Self.view(content, text: template, tooltip: "{{displayName}}")
+            #expect(quiet.nextChange(after: Self.start) == nil, "\(template)")
+            #expect(Self.run(quiet, for: 3600).wakes == 0, "\(template)")
+            let generic = try Self.view(content, text: template)
+            #expect(generic.nextChange(after: Self.start) == Self.start.addingTimeInterval(1), "the generic tooltip shows the timer")
+        }
+        let relative = try Self.view(content, text: "{{relative(departs)}}", tooltip: "")
+        #expect(Self.run(relative, for: 600).wakes == 10)
+        #expect(relative.line(now: Self.start, timeZone: Self.utc).text == "5 min")
+        let section = try Self.view(content, text: "{{#departs}}{{text}}{{/departs}}", tooltip: "")
+        #expect(section.line(now: Self.start, timeZone: Self.utc).text == "5:00")
+        #expect(section.nextChange(after: Self.start, timeZone: Self.utc) == Self.start.addingTimeInterval(1))
     }
 
     @Test func theClockRunsOnFromTheDaemonsReading() {

@@ -43,6 +43,32 @@ struct EntryEncodingTests {
         #expect(text == #"{"content":{},"date":"2026-01-05T08:00:00Z","relevance":{"duration":0,"score":0.8}}"#)
     }
 
+    @Test("a LiveDate property is the content's live date, as hosts read it")
+    func liveDate() async throws {
+        struct Train: TimelineEntry {
+            let date: Date
+            let text: String
+            let leaves: LiveDate
+        }
+        struct Provider: TimelineProvider {
+            func placeholder(in context: Context) -> Train {
+                Train(date: context.date, text: "08:12 to Bern", leaves: LiveDate(date: context.date.addingTimeInterval(720), style: .timer))
+            }
+            func timeline(in context: Context) async -> Timeline<Train> {
+                Timeline(entries: [placeholder(in: context)], policy: .never)
+            }
+            func snapshot(in context: Context) async -> Train { placeholder(in: context) }
+        }
+        struct Bundle: WidgetProviderBundle {
+            var body: [any WidgetConfiguration] { StaticConfiguration(kind: "k", provider: Provider()) }
+        }
+        let (text, _) = try await ask(Bundle.self, "placeholder", request(kind: "k"))
+        #expect(text == #"{"content":{"leaves":{"$date":"2026-01-05T08:12:00Z","style":"timer"},"text":"08:12 to Bern"},"date":"2026-01-05T08:00:00Z"}"#)
+        let leaves = LiveDate(date: Date(timeIntervalSince1970: 1_767_600_720), style: .timer)
+        #expect(LiveDate(leaves.json) == leaves)
+        #expect(leaves.text(now: leaves.date.addingTimeInterval(-299), timeZone: .gmt) == "4:59")
+    }
+
     @Test(
         "policies encode exactly as widgetd reads them",
         arguments: [

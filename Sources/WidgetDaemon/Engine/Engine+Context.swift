@@ -1,29 +1,48 @@
+import Foundation
 import WidgetCore
+import WidgetProtocol
 
-// Stand-in until the context state lands (the clues part owns the real `observe` and
-// `usesLocationClue`): the readings are only logged, so the watchers can be seen working.
 extension Engine {
-    /// What the session's sources report, in one step.
+    /// Where the session's watchers hand what they read: one step that takes the readings in,
+    /// evaluates the stacks whose clues changed and carries out the reloads a changed budget
+    /// condition released (docs/clues.md).
     func observe(_ readings: [ContextReading]) {
-        for reading in readings {
-            io.logger.info("context reading", metadata: ["reading": "\(Self.describe(reading))"])
-        }
+        guard !readings.isEmpty else { return }
+        attempt(Attempt(
+            make: { self.state.observe(readings, now: self.now) },
+            applied: {},
+            refused: { refusal in self.io.logger.debug("context not taken", metadata: ["error": "\(refusal)"]) },
+            settlement: nil))
     }
 
-    /// Whether some instance's timeline uses a location clue (GeoClue runs only then).
-    var usesLocationClue: Bool { false }
-
-    /// A reading as the log may show it: a location only as known or unknown.
-    nonisolated static func describe(_ reading: ContextReading) -> String {
-        func text(_ value: Bool?) -> String { value.map { String($0) } ?? "unknown" }
-        switch reading {
-        case .locked(let value): return "locked=\(text(value))"
-        case .idle(let value): return "idle=\(text(value))"
-        case .onBattery(let value): return "onBattery=\(text(value))"
-        case .powerProfile(let value): return "powerProfile=\(value ?? "unknown")"
-        case .headphones(let value): return "headphones=\(text(value))"
-        case .location(let point): return "location=\(point == nil ? "unknown" : "known")"
-        case .source(let source, let available): return "source \(source.rawValue)=\(available ? "present" : "missing")"
+    /// `context`: what is known now. The location is said only to be known or not.
+    func contextInfo() -> ContextInfo {
+        let context = state.context
+        let locationOn = state.settings.context.location
+        let sources = ContextSource.allCases.map { source -> ContextSourceInfo in
+            let held = context.sources[source]
+            let word: String
+            if source == .geoclue && !locationOn {
+                word = "off"
+            } else {
+                word = held?.value.map { $0 ? "available" : "missing" } ?? "unknown"
+            }
+            return ContextSourceInfo(source: source.rawValue, state: word, since: held?.since)
         }
+        let values = [
+            ContextValueInfo(
+                name: "session", value: context.locked.value.map { $0 ? "locked" : "unlocked" }, since: context.locked.since),
+            ContextValueInfo(name: "idle", value: context.idle.value.map { "\($0)" }, since: context.idle.since),
+            ContextValueInfo(
+                name: "power", value: context.onBattery.value.map { $0 ? "battery" : "ac" }, since: context.onBattery.since),
+            ContextValueInfo(name: "power-profile", value: context.powerProfile.value, since: context.powerProfile.since),
+            ContextValueInfo(name: "headphones", value: context.headphones.value.map { "\($0)" }, since: context.headphones.since),
+            ContextValueInfo(
+                name: "location", value: context.locationKnown ? "known" : "unknown", since: context.locationSince),
+        ]
+        let host = context.hostValues.sorted { $0.key < $1.key }.map { key, held in
+            ContextValueInfo(name: key, value: held.value, since: held.since)
+        }
+        return ContextInfo(sources: sources, values: values, host: host)
     }
 }

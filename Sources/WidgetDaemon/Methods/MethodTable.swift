@@ -119,6 +119,15 @@ enum MethodTable {
         .handle(Methods.ClockSet.self) { engine, params, call in Task { await engine.setClock(params, call) } },
     ]
 
+    static let context: [MethodEntry] = [
+        .handle(Methods.Context.self) { engine, _, call in call.succeed(engine.contextInfo()) },
+        .handle(Methods.ContextSet.self) { engine, params, call in
+            engine.change(call) { state, now throws(StateError) in
+                try state.observe(hostValues: params.values, now: now)
+            } answer: { engine.contextInfo() }
+        },
+    ]
+
     static let introspection: [MethodEntry] = [
         .handle(Methods.Ping.self) { engine, _, call in engine.ping(call) },
         .handle(Methods.Status.self) { engine, _, call in engine.status(call) },
@@ -127,7 +136,7 @@ enum MethodTable {
         .handle(Methods.Subscribe.self) { engine, _, call in engine.subscribe(call) },
     ]
 
-    static let all = instances + timelines + stacks + donations + clock + introspection
+    static let all = instances + timelines + stacks + donations + clock + context + introspection
 
     /// The entries by name.
     static let byName: [String: MethodEntry] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -8,18 +8,17 @@ import WidgetCore
 /// The session's sources feeding the engine (`--context-bus system`, docs/context.md): the
 /// watchers' thread, its readings handed to `Engine.observe` through a `ReadingMailbox`,
 /// `PrepareForSleep` to the engine, and GeoClue started or stopped as the engine's use of a
-/// location clue changes (looked at after each event the engine publishes: a timeline is
-/// installed, a widget added or removed).
+/// location clue changes (`DaemonState.usesLocationClue`, which is off with `[context]
+/// location = off`; looked at after each event the engine publishes: a timeline is installed,
+/// a widget added or removed).
 struct SessionService: Service {
     let watchers: SessionWatchers
     let subscriber: Subscriber
     let events: EventHub
     let engine: Engine
     let demand: LocationDemand
-    let locationAllowed: Bool
 
-    /// `locationAllowed`: `[context] location`.
-    init(scope: SessionScope, engine: Engine, locationAllowed: Bool, logger: Logger) throws {
+    init(scope: SessionScope, engine: Engine, logger: Logger) throws {
         let loop = engine.loop
         let mailbox = ReadingMailbox()
         let box = WatchersBox()
@@ -43,9 +42,8 @@ struct SessionService: Service {
         self.watchers = watchers
         let demand = LocationDemand()
         self.demand = demand
-        self.locationAllowed = locationAllowed
         subscriber = Subscriber { _ in
-            guard locationAllowed, loop.inEventLoop else { return }
+            guard loop.inEventLoop else { return }
             let now = engine.assumeIsolated { $0.usesLocationClue }
             if demand.update(now) { watchers.post(.locationWanted(now)) }
         }
@@ -57,7 +55,7 @@ struct SessionService: Service {
         watchers.start()
         events.subscribe(subscriber)
         // A restored state may use a location clue already.
-        if locationAllowed, await engine.usesLocationClue, demand.update(true) { watchers.post(.locationWanted(true)) }
+        if await engine.usesLocationClue, demand.update(true) { watchers.post(.locationWanted(true)) }
         try? await gracefulShutdown()
         events.unsubscribe(subscriber)
         let watchers = self.watchers

@@ -34,7 +34,8 @@ extension MethodSpec where Params == EmptyParams {
 /// The methods' specs, one nested type per method, in files by domain (`InstanceMethods.swift`).
 public enum Methods {
     /// Every method of the control socket; each domain's file lists its own.
-    public static let all: [any MethodSpec.Type] = daemon + instances + configuration + timelines + stacks + donations + clock
+    public static let all: [any MethodSpec.Type] =
+        daemon + instances + configuration + timelines + stacks + donations + clock + context
 
     /// The spec named `name` on the wire.
     public static func named(_ name: String) -> (any MethodSpec.Type)? {

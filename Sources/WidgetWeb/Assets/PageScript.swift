@@ -497,17 +497,16 @@ extension PageAssets {
           return Date.now() + live.offset;
         }
 
-        function liveUnits(seconds, smallest) {
-          let left = seconds;
+        function liveUnits(minutes) {
+          let left = minutes;
           const parts = [];
-          for (const [size, name] of [[86400, 'day'], [3600, 'hr'], [60, 'min'], [1, 'sec']]) {
-            if (size < smallest) break;
+          for (const [size, name] of [[1440, 'day'], [60, 'hr'], [1, 'min']]) {
             const count = Math.floor(left / size);
             left -= count * size;
             if (count > 0) parts.push(`${count} ${name === 'day' && count !== 1 ? 'days' : name}`);
             if (parts.length === 2 || (parts.length && count === 0)) break;
           }
-          return parts.length ? parts.join(', ') : `0 ${smallest === 60 ? 'min' : 'sec'}`;
+          return parts.length ? parts.join(', ') : '0 min';
         }
 
         // The text of `timer`, `relative` and `offset`; null for `time` and `date`, which the
@@ -522,17 +521,31 @@ extension PageAssets {
               const hours = Math.floor(whole / 3600), minutes = Math.floor((whole % 3600) / 60);
               return hours > 0 ? `${hours}:${two(minutes)}:${two(whole % 60)}` : `${minutes}:${two(whole % 60)}`;
             }
-            case 'relative': return liveUnits(Math.abs(steps(60000)) * 60, 60);
+            case 'relative': return liveUnits(Math.abs(steps(60000)));
             case 'offset': {
               const seconds = steps(1000);
-              return (seconds === 0 ? '' : seconds < 0 ? '+' : '-') + liveUnits(Math.abs(seconds), 1);
+              const [size, name] = liveOffsetUnit(Math.abs(seconds));
+              const count = Math.floor(Math.abs(seconds) / size);
+              return `${seconds === 0 ? '' : seconds < 0 ? '-' : '+'}${count} ${name}${count === 1 ? '' : 's'}`;
             }
             default: return null;
           }
         }
 
-        // The text changes where the distance to the date crosses a whole step.
+        // The largest unit of a count of seconds that is not zero (seconds for none).
+        function liveOffsetUnit(seconds) {
+          return [[86400, 'day'], [3600, 'hour'], [60, 'minute']].find(([size]) => seconds >= size) ?? [1, 'second'];
+        }
+
+        // The text changes where the distance to the date crosses a whole step; an offset's
+        // where its count of the unit shown changes (as LiveDate.nextChange).
         function liveNextChange(date, style, now) {
+          if (style === 'offset') {
+            const steps = Math.floor((now - date) / 1000), seconds = Math.abs(steps);
+            const size = liveOffsetUnit(seconds)[0];
+            const whole = Math.floor(seconds / size);
+            return date + 1000 * (steps >= 0 ? (whole + 1) * size : -(whole * size - 1));
+          }
           const step = style === 'relative' ? 60000 : 1000;
           const next = date + (Math.floor((now - date) / step) + 1) * step;
           return next > now ? next : next + step;

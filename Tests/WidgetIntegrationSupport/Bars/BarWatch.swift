@@ -22,6 +22,9 @@ final class BarWatch {
 
     var isRunning: Bool { process.isRunning }
 
+    /// The module's process, for counting its wake-ups (`ThreadSwitches`).
+    var processIdentifier: pid_t { process.processIdentifier }
+
     /// Every line so far, as written.
     var rawLines: [String] {
         ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

@@ -41,20 +41,4 @@ final class SessionBus {
             clock: clock, arguments: ["--context-bus", "system"] + arguments,
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
     }
-
-    /// Waits until widgetd has logged `reading` (as `Engine.describe` writes it) at least
-    /// `count` times.
-    func waitForReading(_ reading: String, count: Int = 1, within seconds: Double = 20) throws {
-        try fixture.waitUntil("widgetd to log the context reading '\(reading)' \(count) time(s); log:\n\(readings().suffix(30).joined(separator: "\n"))", timeout: seconds) {
-            readings().filter { $0 == reading }.count >= count
-        }
-    }
-
-    /// The context readings widgetd logged, oldest first.
-    func readings() -> [String] {
-        fixture.logLines(containing: "context reading").compactMap { line in
-            guard let range = line.range(of: "reading=") else { return nil }
-            return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
-        }
-    }
 }

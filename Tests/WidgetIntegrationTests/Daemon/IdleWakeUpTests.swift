@@ -74,7 +74,10 @@ extension Integration {
             #expect(woken.isEmpty, "threads of widgetd-web woke with nothing to do: \(woken)")
         }
 
-        static let timeline = #"{"entries":[{"date":"2026-01-05T08:30:00Z","content":"old"}],"policy":"never"}"#
+        /// Its entry holds a live date, which only hosts count on: neither widgetd nor the web
+        /// host wakes for it.
+        static let timeline = #"{"entries":[{"date":"2026-01-05T08:30:00Z","content":{"text":"old","#
+            + #""leaves":{"$date":"2026-01-05T08:30:00Z","style":"timer"}}}],"policy":"never"}"#
 
         /// The threads that woke in 3 s once the daemon's threads have settled.
         static func wakeUps(of fixture: DaemonFixture) throws -> [String] {

@@ -10,18 +10,18 @@ extension Integration {
             let fixture = try DaemonFixture()
             let session = try SessionBus(fixture)
             try session.startWidgetd()
-            try session.waitForReading("source geoclue=missing")
+            try session.waitForSource("geoclue", "missing")
 
             let geoclue = try session.geoclue()
-            try session.waitForReading("source geoclue=present")
+            try session.waitForSource("geoclue", "available")
             try geoclue.stop()
-            try session.waitForReading("source geoclue=missing", count: 2)
+            try session.waitForSource("geoclue", "missing")
             try geoclue.start()
-            try session.waitForReading("source geoclue=present", count: 2)
+            try session.waitForSource("geoclue", "available")
             #expect(fixture.ctl("status").status == 0)
             // No clue uses the location: GeoClue was never asked for a client.
             #expect(!geoclue.calls().contains("GetClient"), "calls: \(geoclue.calls())")
-            #expect(session.readings().filter { $0.hasPrefix("location=") } == ["location=unknown"])
+            #expect(session.value("location") == "unknown")
         }
     }
 }

@@ -19,7 +19,7 @@ extension Integration {
             let geoclue = try session.geoclue()
             try session.startWidgetd()
             for source in ["logind", "upower", "power-profiles", "bluez", "geoclue"] {
-                try session.waitForReading("source \(source)=present")
+                try session.waitForSource(source, "available")
             }
             try fixture.waitUntil("widgetd's delay inhibitor") { SessionSleep.holdsInhibitor(logind) }
             let id = try fixture.add("test.pushed")

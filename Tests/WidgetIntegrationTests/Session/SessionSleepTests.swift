@@ -13,7 +13,7 @@ extension Integration {
             let session = try SessionBus(fixture)
             let logind = try session.logind()
             try session.startWidgetd()
-            try session.waitForReading("source logind=present")
+            try session.waitForSource("logind", "available")
             try fixture.waitUntil("widgetd's delay inhibitor; logind holds: \(Self.inhibitors(logind))") {
                 Self.holdsInhibitor(logind)
             }
@@ -40,7 +40,7 @@ extension Integration {
 
             // logind restarts: its inhibitors are gone with it, and widgetd takes a new one.
             try logind.stop()
-            try session.waitForReading("source logind=missing")
+            try session.waitForSource("logind", "missing")
             try logind.start()
             try fixture.waitUntil("widgetd's inhibitor from the restarted logind; it holds: \(Self.inhibitors(logind))") {
                 Self.holdsInhibitor(logind)

@@ -4,19 +4,20 @@ import Testing
 
 extension Integration {
     /// The session's services, mocked by python3-dbusmock on a private bus widgetd takes as the
-    /// system bus: each one's value reaches the engine, a missing one is unknown, and one that
-    /// comes or goes is followed.
+    /// system bus: each one's value reaches the engine (`widgetctl context`), a missing one is
+    /// unknown, and one that comes or goes is followed.
     @Suite struct SessionSources {
         @Test func withNoServiceEverySourceIsMissingAndEveryValueUnknown() throws {
             let fixture = try DaemonFixture()
             let session = try SessionBus(fixture)
             try session.startWidgetd()
-            for reading in ["source logind=missing", "source upower=missing", "source power-profiles=missing",
-                            "source bluez=missing", "source geoclue=missing", "locked=unknown", "onBattery=unknown",
-                            "powerProfile=unknown", "headphones=unknown", "location=unknown"] {
-                try session.waitForReading(reading)
+            for source in ["logind", "upower", "power-profiles", "bluez", "geoclue"] {
+                try session.waitForSource(source, "missing")
             }
-            #expect(fixture.ctl("status").status == 0)
+            for name in ["session", "idle", "power", "power-profile", "headphones"] {
+                #expect(session.value(name) == nil, "\(name): \(session.context())")
+            }
+            #expect(session.value("location") == "unknown")
         }
 
         @Test func logindsLockAndIdleHintsOfTheSeatedSessionsReachTheEngine() throws {
@@ -25,21 +26,20 @@ extension Integration {
             let logind = try session.logind()
             let path = try Self.addSession(logind, "c1", uid: 1000)
             try session.startWidgetd()
-            try session.waitForReading("source logind=present")
-            try session.waitForReading("locked=false")
+            try session.waitForSource("logind", "available")
+            try session.waitFor("session", "unlocked")
 
             try logind.call(path, "org.freedesktop.login1.Session", "SetLockedHint", "b", ["true"])
-            try session.waitForReading("locked=true")
+            try session.waitFor("session", "locked")
             try logind.update(path, "org.freedesktop.login1.Session", ["1", "IdleHint", "b", "true"])
-            try session.waitForReading("idle=true")
+            try session.waitFor("idle", "true")
 
             // A second seated session, unlocked: someone may be looking, so not locked.
             let second = try Self.addSession(logind, "c2", uid: 1001)
             try logind.emit("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "SessionNew", "so", ["2", "s", "c2", "o", second])
-            try session.waitForReading("locked=false", count: 2)
+            try session.waitFor("session", "unlocked")
             try logind.emit("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "SessionRemoved", "so", ["2", "s", "c2", "o", second])
-            try session.waitForReading("locked=true", count: 2)
-            #expect(fixture.ctl("status").status == 0)
+            try session.waitFor("session", "locked")
         }
 
         @Test func upowersBatteryAndThePowerProfileReachTheEngine() throws {
@@ -48,26 +48,26 @@ extension Integration {
             let upower = try session.upower(onBattery: false)
             let profiles = try session.powerProfiles()
             try session.startWidgetd()
-            try session.waitForReading("onBattery=false")
-            try session.waitForReading("powerProfile=balanced")
+            try session.waitFor("power", "ac")
+            try session.waitFor("power-profile", "balanced")
 
             try upower.update("/org/freedesktop/UPower", "org.freedesktop.UPower", ["1", "OnBattery", "b", "true"])
-            try session.waitForReading("onBattery=true")
+            try session.waitFor("power", "battery")
             try upower.update("/org/freedesktop/UPower", "org.freedesktop.UPower", ["1", "OnBattery", "b", "false"])
-            try session.waitForReading("onBattery=false", count: 2)
+            try session.waitFor("power", "ac")
 
             try profiles.call(
                 "/net/hadess/PowerProfiles", "org.freedesktop.DBus.Properties", "Set", "ssv",
                 ["net.hadess.PowerProfiles", "ActiveProfile", "s", "power-saver"])
-            try session.waitForReading("powerProfile=power-saver")
+            try session.waitFor("power-profile", "power-saver")
 
             // UPower goes away: its value is unknown again; it comes back and is read afresh.
             try upower.stop()
-            try session.waitForReading("source upower=missing")
-            try session.waitForReading("onBattery=unknown", count: 2)
+            try session.waitForSource("upower", "missing")
+            #expect(session.value("power") == nil)
             try upower.start()
-            try session.waitForReading("source upower=present", count: 2)
-            try session.waitForReading("onBattery=false", count: 3)
+            try session.waitForSource("upower", "available")
+            try session.waitFor("power", "ac")
         }
 
         @Test func aConnectedHeadsetIsHeadphones() throws {
@@ -79,16 +79,16 @@ extension Integration {
             let phone = try Self.path(bluez.helper("AddDevice", "sss", ["hci0", "11:22:33:44:55:77", "Phone"]))
             try bluez.update(phone, "org.bluez.Device1", ["1", "Icon", "s", "phone"])
             try session.startWidgetd()
-            try session.waitForReading("headphones=false")
+            try session.waitFor("headphones", "false")
 
             // A phone connecting is not headphones.
             try bluez.helper("ConnectDevice", "ss", ["hci0", "11:22:33:44:55:77"])
             try bluez.update(device, "org.bluez.Device1", ["1", "Icon", "s", "audio-headset"])
+            #expect(session.value("headphones") == "false")
             try bluez.helper("ConnectDevice", "ss", ["hci0", "11:22:33:44:55:66"])
-            try session.waitForReading("headphones=true")
-            #expect(session.readings().filter { $0.hasPrefix("headphones=") } == ["headphones=unknown", "headphones=false", "headphones=true"])
+            try session.waitFor("headphones", "true")
             try bluez.helper("DisconnectDevice", "ss", ["hci0", "11:22:33:44:55:66"])
-            try session.waitForReading("headphones=false", count: 2)
+            try session.waitFor("headphones", "false")
         }
 
         /// A session owned by `uid` on seat0; returns its object path.

@@ -59,6 +59,18 @@ extension Integration {
                 deadline: ChromiumShot.deadline)
         }
 
+        /// The page at `url` as `page` shows it with the page's script switched off (what a
+        /// browser draws before any script runs), once loaded; scripts are on again after.
+        /// `--dump-dom` cannot do this: it dumps nothing when scripts are off.
+        static func withoutScript(_ page: DevToolsPage, _ url: String) throws -> String {
+            try page.command("Emulation.setScriptExecutionDisabled", ["value": true])
+            defer { _ = try? page.command("Emulation.setScriptExecutionDisabled", ["value": false]) }
+            try page.command("Page.navigate", ["url": url])
+            let loaded = "location.href.replace(/\\/$/, '') === '\(url)'.replace(/\\/$/, '') && document.readyState === 'complete'"
+            try page.waitFor("\(url) loaded without script", loaded) { $0 as? Bool == true }
+            return try page.evaluate("document.documentElement.outerHTML") as? String ?? ""
+        }
+
         @Test func aPlainDumpOfThePageShowsEveryStacksTopWidgetEveryTime() throws {
             let fixture = try DaemonFixture()
             let stacks = try Self.twoStacks(fixture)
@@ -68,6 +80,14 @@ extension Integration {
             let served = try StreamConnection.get(port: host.port, "/")
             #expect(Self.showsBoth(served, stacks), "GET / without the widgets:\n\(served)")
             #expect(served.contains(#"<b class="word">later</b>"#), "the peek beside home's top")
+
+            // A browser that runs no script shows them too.
+            do {
+                let browser = try Chromium(url: "about:blank", directory: fixture.directory)
+                defer { browser.close() }
+                let still = try Self.withoutScript(try browser.page(), host.url)
+                #expect(Self.showsBoth(still, stacks), "without JavaScript the page showed no widgets:\n\(still)")
+            }
 
             let runs = 6
             var shown = 0
@@ -144,7 +164,12 @@ extension Integration {
 
         @Test func aHostileValueIsEscapedInTheServedPage() throws {
             let fixture = try DaemonFixture()
-            let hostile = #"{"city":"<img src=x onerror=alert(1)>","note":"</script><script>alert(2)</script><!--"}"#
+            // Beside markup in values: live dates whose date or style carry markup (not live
+            // dates, so shown as they are), and a good one beside them.
+            let hostile = #"{"city":"<img src=x onerror=alert(1)>","note":"</script><script>alert(2)</script><!--","#
+                + #""live":{"$date":"<img src=y onerror=alert(3)>","style":"timer"},"#
+                + #""liveStyle":{"$date":"2026-01-05T08:12:00Z","style":"timer\"><img src=z onerror=alert(4)>"},"#
+                + #""next":{"$date":"2026-01-05T12:12:00Z","style":"timer"}}"#
             let stacks = try Self.twoStacks(fixture, deskContent: hostile)
             WebHost.push(fixture, stacks.homeTop, [("2026-01-05T09:00:00Z", "<b id=injected>bold</b>", 1)])
             let name = #"<i id="named">desk</i> & "co""#
@@ -158,6 +183,8 @@ extension Integration {
                 #expect(!served.contains(injected), "\(injected) got into the served page")
             }
             #expect(served.contains("<dd>&lt;img src=x onerror=alert(1)&gt;</dd>"))
+            #expect(served.contains(#"<dd><time class="live-date" datetime="2026-01-05T12:12:00Z" data-live-style="timer">3:12:00</time></dd>"#), "\(served)")
+            #expect(served.contains("&lt;img src=y onerror=alert(3)&gt;") && served.contains("&lt;img src=z onerror=alert(4)&gt;"))
             #expect(served.contains("&lt;b id=injected&gt;bold&lt;/b&gt;"))
             #expect(served.contains("<h2>&lt;i id=&quot;named&quot;&gt;desk&lt;/i&gt; &amp; &quot;co&quot;</h2>"))
 

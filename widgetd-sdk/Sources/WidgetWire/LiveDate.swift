@@ -1,17 +1,19 @@
 import Foundation
-import WidgetCore
 
 /// A content value `{"$date": "2026-01-05T08:12:00Z", "style": "timer"}`: a date that hosts
 /// render as the time goes by, as WidgetKit's `Text(date, style:)`, so a countdown stays right
 /// between entries. Pure: `now` and the time zone are passed in, so every host (the bars, the
-/// web host, `widgetctl`) and every test reads the same text at the same instant.
+/// web host, `widgetctl`) and every test reads the same text at the same instant. Here, with
+/// Foundation alone, so the hosts and the SDK (a provider writes one as an entry's property)
+/// share the one form.
 public struct LiveDate: Sendable, Hashable {
     public enum Style: String, Sendable, CaseIterable {
         /// `4:59`, `1:02:03`: the time left to the date, then the time since it.
         case timer
         /// `2 min`, `1 hr, 5 min`: the distance either way, to the minute.
         case relative
-        /// `+2 min, 5 sec`, `-3 min`: the date's offset from now, to the second.
+        /// `-2 minutes`, `+3 hours`: now's offset from the date in its largest whole unit,
+        /// `-` before the date and `+` after it (as WidgetKit's: a date to come is negative).
         case offset
         /// `08:12`: the date's time of day.
         case time
@@ -54,10 +56,13 @@ public struct LiveDate: Sendable, Hashable {
             let (minutes, secs) = rest.quotientAndRemainder(dividingBy: 60)
             return hours > 0 ? "\(hours):\(Self.twoDigits(minutes)):\(Self.twoDigits(secs))" : "\(minutes):\(Self.twoDigits(secs))"
         case .relative:
-            return Self.units(Self.steps(now.timeIntervalSince(date), 60).magnitude * 60, smallest: 60)
+            return Self.units(minutes: Self.steps(now.timeIntervalSince(date), 60).magnitude)
         case .offset:
             let steps = Self.steps(now.timeIntervalSince(date), 1)
-            return (steps == 0 ? "" : steps < 0 ? "+" : "-") + Self.units(steps.magnitude, smallest: 1)
+            let size = Self.offsetUnit(steps.magnitude)
+            let count = steps.magnitude / size.seconds
+            let name = count == 1 ? size.name : size.name + "s"
+            return (steps == 0 ? "" : steps < 0 ? "-" : "+") + "\(count) \(name)"
         case .time:
             let parts = Self.calendar(timeZone).dateComponents([.hour, .minute], from: date)
             return "\(Self.twoDigits(UInt(parts.hour ?? 0))):\(Self.twoDigits(UInt(parts.minute ?? 0)))"
@@ -73,14 +78,17 @@ public struct LiveDate: Sendable, Hashable {
         return Int(max(min(count, 1e15), -1e15))
     }
 
-    /// When the text next changes after `now`: the next whole second from the date for `timer`
-    /// and `offset`, the next whole minute from it for `relative`. `time` and `date` read only
-    /// the date (in a zone the host fixes), so they never change: nil, and a host arms nothing.
+    /// When the text next changes after `now`: the next whole second from the date for `timer`,
+    /// the next whole minute from it for `relative`, and for `offset` the second its count or
+    /// unit changes (each second within a minute of the date, then each minute, hour or day).
+    /// `time` and `date` read only the date (in a zone the host fixes), so they never change:
+    /// nil, and a host arms nothing.
     public func nextChange(after now: Date, style: Style? = nil) -> Date? {
         let step: Double
         switch style ?? self.style {
-        case .timer, .offset: step = 1
+        case .timer: step = 1
         case .relative: step = 60
+        case .offset: return offsetChange(after: now)
         case .time, .date: return nil
         }
         // The text changes where the distance to the date crosses a multiple of `step`: on
@@ -88,6 +96,23 @@ public struct LiveDate: Sendable, Hashable {
         let distance = now.timeIntervalSince(date)
         let next = date.addingTimeInterval(((distance / step).rounded(.down) + 1) * step)
         return next > now ? next : next.addingTimeInterval(step)
+    }
+
+    /// The text holds as long as the whole seconds from the date keep their count of the unit
+    /// shown: after the date that count grows at the next multiple of the unit; before it, it
+    /// shrinks one second below the multiple it stands on (`-2 minutes` holds down to 120 s
+    /// before the date, and `-1 minute` reads from 119 s).
+    private func offsetChange(after now: Date) -> Date {
+        let steps = Self.steps(now.timeIntervalSince(date), 1)
+        let seconds = steps.magnitude
+        let size = Self.offsetUnit(seconds).seconds
+        let next = steps >= 0 ? Double((seconds / size + 1) * size) : -Double(seconds / size * size - 1)
+        return date.addingTimeInterval(next)
+    }
+
+    /// The largest unit of `seconds` that is not zero (seconds for none).
+    static func offsetUnit(_ seconds: UInt) -> (seconds: UInt, name: String) {
+        [(86400, "day"), (3600, "hour"), (60, "minute")].first { seconds >= $0.0 } ?? (1, "second")
     }
 
     // MARK: Content
@@ -143,20 +168,18 @@ public struct LiveDate: Sendable, Hashable {
         return calendar
     }
 
-    /// `1 day, 2 hr`, `1 hr, 5 min`, `2 min, 5 sec`: the two largest units that are not zero,
-    /// down to `smallest` seconds; `0 min` or `0 sec` for nothing.
-    static func units(_ seconds: UInt, smallest: UInt) -> String {
-        let all: [(UInt, String)] = [(86400, "day"), (3600, "hr"), (60, "min"), (1, "sec")]
-        var left = seconds
+    /// `1 day, 2 hr`, `1 hr, 5 min`, `2 min`: the two largest units that are not zero, in
+    /// whole minutes (a second unit that is zero is left out); `0 min` for nothing.
+    static func units(minutes: UInt) -> String {
+        let all: [(UInt, String)] = [(1440, "day"), (60, "hr"), (1, "min")]
+        var left = minutes
         var parts: [String] = []
-        for (size, name) in all where size >= smallest {
+        for (size, name) in all {
             let count = left / size
             left -= count * size
-            if count > 0 || !parts.isEmpty {
-                if count > 0 { parts.append("\(count) \(name == "day" && count != 1 ? "days" : name)") }
-                if parts.count == 2 || (!parts.isEmpty && count == 0) { break }
-            }
+            if count > 0 { parts.append("\(count) \(name == "day" && count != 1 ? "days" : name)") }
+            if parts.count == 2 || (!parts.isEmpty && count == 0) { break }
         }
-        return parts.isEmpty ? "0 \(smallest == 60 ? "min" : "sec")" : parts.joined(separator: ", ")
+        return parts.isEmpty ? "0 min" : parts.joined(separator: ", ")
     }
 }

@@ -18,3 +18,9 @@ extension Engine {
         tick()
     }
 }
+
+extension Engine {
+    /// Whether some instance's timeline uses a location clue and the location source is on:
+    /// GeoClue's client runs only then.
+    var usesLocationClue: Bool { state.usesLocationClue }
+}
