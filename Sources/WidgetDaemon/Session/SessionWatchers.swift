@@ -8,7 +8,10 @@ import WidgetCore
 /// The watchers of the session's services (logind, UPower, power-profiles-daemon, BlueZ,
 /// GeoClue2) on the system bus, where all of them live, for the system service and a user's
 /// alike: one connection on a thread of its own that makes every sd-bus call and sleeps in
-/// ppoll (`BusPoll`), so nothing here is polled and an idle session wakes nothing.
+/// ppoll (`BusPoll`), so nothing here is polled and an idle session wakes nothing. It is a
+/// connection apart from `DBusEndpoint`'s: a user's service serves `WidgetCenter1` on the
+/// session bus, and on the system bus a service flooding signals must not hold up the calls
+/// `WidgetCenter1` answers.
 ///
 /// Signals are read here, turned into `SessionEvent`s and folded by `SessionTracker`; the
 /// readings that changed go to `deliver`. A service's name is followed (`NameOwnerChanged`):
