@@ -23,6 +23,7 @@ extension SessionWatchers {
             apply(readSession(path))
         case .prepareForSleep(let starting):
             logger.info(starting ? "the system is going to sleep: syncing commits" : "the system resumed from sleep")
+            preparingForSleep = starting
             if !starting { takeInhibitor() }
             sleepSignal(starting)
         case .locationUpdated(let path):

@@ -52,6 +52,9 @@ final class SessionWatchers: @unchecked Sendable {
     /// then, never from inside the callback).
     var inbox: [SessionSignal] = []
     var inhibitor: Int32 = -1
+    /// Between `PrepareForSleep(true)` and `(false)`: a release the engine asks for after the
+    /// resume (logind stopped waiting) would leave widgetd without an inhibitor.
+    var preparingForSleep = false
     var locationWanted = false
     /// GeoClue's client object, while started.
     var geoclueClient: String?
@@ -139,7 +142,7 @@ final class SessionWatchers: @unchecked Sendable {
             case .stop:
                 return true
             case .releaseInhibitor:
-                releaseInhibitor()
+                if preparingForSleep { releaseInhibitor() }
             case .locationWanted(let wanted):
                 guard wanted != locationWanted else { continue }
                 locationWanted = wanted
