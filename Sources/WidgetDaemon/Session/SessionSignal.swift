@@ -19,8 +19,9 @@ struct SessionSignal: Sendable, Equatable {
         case sessionNew(path: String)
         /// logind's `PrepareForSleep`.
         case prepareForSleep(Bool)
-        /// GeoClue moved the client to a new location object: read it.
-        case locationUpdated(path: String)
+        /// GeoClue moved `client` to a new location object: read it (when the client is
+        /// widgetd's: every client's signal reaches every listener).
+        case locationUpdated(client: String, path: String)
         case ignored
     }
 
@@ -61,7 +62,7 @@ struct SessionSignal: Sendable, Equatable {
             return .events([.deviceRemoved(path: object)])
         case (SessionNames.geoclueClient, "LocationUpdated"):
             guard args.count == 2, let new = args[1].stringValue, new != "/" else { return .ignored }
-            return .locationUpdated(path: new)
+            return .locationUpdated(client: path, path: new)
         default:
             return .ignored
         }

@@ -26,8 +26,8 @@ extension SessionWatchers {
             preparingForSleep = starting
             if !starting { takeInhibitor() }
             sleepSignal(starting)
-        case .locationUpdated(let path):
-            readLocation(path)
+        case .locationUpdated(let client, let path):
+            if client == geoclueClient { readLocation(path) }
         case .ignored:
             break
         }

@@ -63,7 +63,8 @@ import WidgetCore
     }
 
     @Test func geoCluesLocation() {
-        #expect(Self.signal(SessionNames.geoclueClient, "LocationUpdated", [.string("/"), .string("/l/1")]).meaning == .locationUpdated(path: "/l/1"))
+        let updated = Self.signal(SessionNames.geoclueClient, "LocationUpdated", [.string("/"), .string("/l/1")], path: "/c/7")
+        #expect(updated.meaning == .locationUpdated(client: "/c/7", path: "/l/1"))
         let point = SessionSignal.point(.object(["Latitude": .number(52.5), "Longitude": .number(13.4), "Accuracy": .number(20)]))
         #expect(point == GeoPoint(latitude: 52.5, longitude: 13.4, accuracy: 20))
         #expect(SessionSignal.point(.object(["Latitude": .number(91), "Longitude": .number(0)])) == nil)
