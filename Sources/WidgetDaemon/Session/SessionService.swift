@@ -13,8 +13,6 @@ import WidgetCore
 /// a widget added or removed).
 struct SessionService: Service {
     let watchers: SessionWatchers
-    let subscriber: Subscriber
-    let events: EventHub
     let engine: Engine
     let demand: LocationDemand
 
@@ -42,22 +40,19 @@ struct SessionService: Service {
         self.watchers = watchers
         let demand = LocationDemand()
         self.demand = demand
-        subscriber = Subscriber { _ in
+        engine.events.onEvent {
             guard loop.inEventLoop else { return }
             let now = engine.assumeIsolated { $0.usesLocationClue }
             if demand.update(now) { watchers.post(.locationWanted(now)) }
         }
-        events = engine.events
         self.engine = engine
     }
 
     func run() async throws {
         watchers.start()
-        events.subscribe(subscriber)
         // A restored state may use a location clue already.
         if await engine.usesLocationClue, demand.update(true) { watchers.post(.locationWanted(true)) }
         try? await gracefulShutdown()
-        events.unsubscribe(subscriber)
         let watchers = self.watchers
         // Joining the thread blocks: never on the loop.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
