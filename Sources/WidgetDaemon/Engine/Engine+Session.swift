@@ -2,9 +2,9 @@ import Foundation
 import WidgetCore
 
 extension Engine {
-    /// logind's `PrepareForSleep(true)`: the commits under way are finished and synced (the
-    /// store syncs each transaction) before `ready` lets the machine sleep. New changes may
-    /// still come; they are as safe as at any other time.
+    /// logind's `PrepareForSleep(true)`: returns once the commits under way are stored and
+    /// synced (the store syncs each transaction); the watchers then release their inhibitor and
+    /// the machine sleeps. Changes that still come are as safe as at any other time.
     public func prepareForSleep() async {
         time.wake.sleeps += 1
         await plansIdle()
@@ -17,9 +17,7 @@ extension Engine {
         time.wake.resumes += 1
         tick()
     }
-}
 
-extension Engine {
     /// Whether some instance's timeline uses a location clue and the location source is on:
     /// GeoClue's client runs only then.
     var usesLocationClue: Bool { state.usesLocationClue }

@@ -2,10 +2,9 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 import WidgetCore
 
-/// The session's sources feeding the engine (`--context-bus system`, docs/context.md): the
+/// The session's sources feeding the engine (`--context-bus system`, docs/session.md): the
 /// watchers' thread, its readings handed to `Engine.observe` through a `ReadingMailbox`,
 /// `PrepareForSleep` to the engine, and GeoClue started or stopped as the engine's use of a
 /// location clue changes (`DaemonState.usesLocationClue`, which is off with `[context]
@@ -19,24 +18,22 @@ struct SessionService: Service {
     init(scope: SessionScope, engine: Engine, logger: Logger) throws {
         let loop = engine.loop
         let mailbox = ReadingMailbox()
-        let box = WatchersBox()
         let watchers = try SessionWatchers(
             scope: scope, logger: logger,
             deliver: { readings in
                 guard mailbox.put(readings) else { return }
                 loop.execute { engine.assumeIsolated { $0.observe(mailbox.take()) } }
             },
-            sleep: { starting in
+            sleep: { starting, ready in
                 if starting {
                     Task {
                         await engine.prepareForSleep()
-                        box.watchers?.post(.releaseInhibitor)
+                        ready()
                     }
                 } else {
                     loop.execute { engine.assumeIsolated { $0.resumedFromSleep() } }
                 }
             })
-        box.watchers = watchers
         self.watchers = watchers
         let demand = LocationDemand()
         self.demand = demand
@@ -60,23 +57,6 @@ struct SessionService: Service {
                 watchers.stop()
                 done.resume()
             }
-        }
-    }
-}
-
-/// The watchers, for the closures they are built with (set once, before the thread starts).
-private final class WatchersBox: @unchecked Sendable {
-    var watchers: SessionWatchers?
-}
-
-/// Whether a location clue was in use at the last look; `update` says when that changed.
-final class LocationDemand: Sendable {
-    private let wanted = Mutex(false)
-
-    func update(_ now: Bool) -> Bool {
-        wanted.withLock { previous in
-            defer { previous = now }
-            return previous != now
         }
     }
 }

@@ -25,7 +25,7 @@ extension SessionWatchers {
             logger.info(starting ? "the system is going to sleep: syncing commits" : "the system resumed from sleep")
             preparingForSleep = starting
             if !starting { takeInhibitor() }
-            sleepSignal(starting)
+            sleepSignal(starting) { [self] in post(.releaseInhibitor) }
         case .locationUpdated(let client, let path):
             if client == geoclueClient { readLocation(path) }
         case .ignored:

@@ -40,7 +40,8 @@ final class SessionWatchers: @unchecked Sendable {
 
     let logger: Logger
     let deliver: @Sendable ([ContextReading]) -> Void
-    let sleepSignal: @Sendable (_ starting: Bool) -> Void
+    /// logind's `PrepareForSleep`; when `starting`, `ready` is called once the commits are synced.
+    let sleepSignal: @Sendable (_ starting: Bool, _ ready: @escaping @Sendable () -> Void) -> Void
     private let work = Mutex<[Work]>([])
     private let wakeFD: Int32
     private let finished = DispatchSemaphore(value: 0)
@@ -64,7 +65,7 @@ final class SessionWatchers: @unchecked Sendable {
 
     init(
         scope: SessionScope, logger: Logger, deliver: @escaping @Sendable ([ContextReading]) -> Void,
-        sleep: @escaping @Sendable (Bool) -> Void
+        sleep: @escaping @Sendable (_ starting: Bool, _ ready: @escaping @Sendable () -> Void) -> Void
     ) throws {
         tracker = SessionTracker(scope: scope)
         self.logger = logger
