@@ -9,8 +9,8 @@ import WidgetProtocol
 /// host that stops reading (the oldest go), so a slow host cannot grow the daemon's memory.
 public final class EventHub: Sendable {
     private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
-    /// The daemon's own parts told that an event happened, without it (nothing is encoded for
-    /// them, and they are no subscribers): registered for the daemon's lifetime.
+    /// The daemon's own parts told that a step changed something, without the events (nothing
+    /// is encoded for them, and they are no subscribers): registered for the daemon's lifetime.
     private let nudges = Mutex<[@Sendable () -> Void]>([])
 
     public init() {}
@@ -25,18 +25,18 @@ public final class EventHub: Sendable {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscriber)) }
     }
 
-    /// Calls `nudge` after every event from now on, where the event is published.
-    func onEvent(_ nudge: @escaping @Sendable () -> Void) {
+    /// Calls `nudge` after every step that changed something, on the loop, from now on.
+    func onChange(_ nudge: @escaping @Sendable () -> Void) {
         nudges.withLock { $0.append(nudge) }
     }
 
-    private func nudge() {
+    /// A step changed something (`Engine.publish`), whether or not anyone subscribes.
+    func changed() {
         for nudge in nudges.withLock({ $0 }) { nudge() }
     }
 
     /// Encodes once, delivers to everyone (nothing without subscribers).
     public func publish(_ event: WidgetEvent) {
-        nudge()
         let targets = subscribers.withLock { Array($0.values) }
         guard !targets.isEmpty, let buffer = Self.line(event) else { return }
         for target in targets { target.deliver(buffer) }
@@ -47,7 +47,6 @@ public final class EventHub: Sendable {
     /// encoded once: the full form for everyone who sees it all, one redacted form for
     /// everyone who sees none of it.
     func publish(_ event: WidgetEvent, sight: (PeerCredentials) -> DonationSight) {
-        nudge()
         let targets = subscribers.withLock { Array($0.values) }
         guard !targets.isEmpty else { return }
         var forms: [DonationSight: ByteBuffer?] = [:]

@@ -8,8 +8,8 @@ import WidgetCore
 /// watchers' thread, its readings handed to `Engine.observe` through a `ReadingMailbox`,
 /// `PrepareForSleep` to the engine, and GeoClue started or stopped as the engine's use of a
 /// location clue changes (`DaemonState.usesLocationClue`, which is off with `[context]
-/// location = off`; looked at after each event the engine publishes: a timeline is installed,
-/// a widget added or removed).
+/// location = off`; looked at after each step that changed something: a timeline installed, a
+/// widget added or removed).
 struct SessionService: Service {
     let watchers: SessionWatchers
     let engine: Engine
@@ -37,7 +37,7 @@ struct SessionService: Service {
         self.watchers = watchers
         let demand = LocationDemand()
         self.demand = demand
-        engine.events.onEvent {
+        engine.events.onChange {
             guard loop.inEventLoop else { return }
             let now = engine.assumeIsolated { $0.usesLocationClue }
             if demand.update(now) { watchers.post(.locationWanted(now)) }
