@@ -1,6 +1,6 @@
 import WidgetProviderKit
 
-/// One provider executable, `widgetd-example-widgets`, serving four kinds: the descriptors in
+/// One provider executable, `widgetd-example-widgets`, serving five kinds: the descriptors in
 /// etc/widgetd/widgets.d all name it, as a WidgetKit extension's `WidgetBundle` does.
 @main
 struct ExampleWidgets: WidgetProviderBundle {
@@ -14,5 +14,6 @@ struct ExampleWidgets: WidgetProviderBundle {
         IntentConfiguration(
             kind: "com.example.todo", intent: SelectListIntent.self, provider: ToDoProvider(),
             actions: [ToggleTaskIntent.self])
+        RelevanceConfiguration(kind: "com.example.up-next", provider: UpNextProvider())
     }
 }

@@ -78,6 +78,32 @@ extension DaemonSettings {
             limit: dailyReloadLimit, spacing: minimumSpacing, enabled: budgetEnabled, hiddenAfter: hiddenAfter,
             hiddenLimit: hiddenDailyLimit)
     }
+
+    /// The daily limit on battery: `battery-daily-limit`, by default half the daily limit.
+    public var batteryLimit: Int {
+        min(dailyReloadLimit, batteryDailyLimit ?? max(1, dailyReloadLimit / 2))
+    }
+
+    /// The budget rules these settings give the scheduler in `context`, for the instances in
+    /// `visible` (docs/clues.md): held while locked (but for those) or in power-saver, as the
+    /// switches say; the battery limit on battery. An unknown value changes nothing.
+    public func reloadBudget(in context: ContextState, visible: Set<InstanceID>) -> ReloadBudget {
+        var budget = reloadBudget
+        if holdWhenLocked, context.locked.value == true {
+            budget.session.locked = true
+            budget.session.shownWhileLocked = visible
+        }
+        budget.session.powerSaver = holdInPowerSaver && context.powerSaver == true
+        if context.onBattery.value == true, batteryLimit < dailyReloadLimit {
+            budget.session.onBattery = true
+            budget.session.fullLimit = dailyReloadLimit
+            budget.limit = batteryLimit
+            budget.hiddenLimit = min(budget.hiddenLimit, batteryLimit)
+        } else if context.onBattery.value == true {
+            budget.session.onBattery = true
+        }
+        return budget
+    }
 }
 
 /// An invalid settings file: the line and what is wrong with it.

@@ -50,9 +50,25 @@ public enum DescriptorParser {
 
     static let descriptorKeys = KnownKeys(
         "kind", "displayName", "description", "supportedFamilies", "provider", "intent", "owner",
-        "accentColor", "backgroundColor", "templates", "actions")
+        "accentColor", "backgroundColor", "templates", "actions", "clues")
     static let templateKeys = KnownKeys("html", "text", "tooltip")
     static let providerKeys = KnownKeys("exec", "timeout", "batch", "memoryMax", "cpuMax")
+
+    /// `clues`: the kinds of context clue the kind's entries may name, each once.
+    private static func clueKinds(
+        _ value: JSONValue, fail: (String, String) -> DescriptorProblem
+    ) throws(DescriptorProblem) -> Set<ClueKind> {
+        let known = ClueKind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .array(let items) = value else { throw fail("clues", "expected an array of clue names (\(known))") }
+        var kinds = Set<ClueKind>()
+        for (index, item) in items.enumerated() {
+            guard case .string(let name) = item, let kind = ClueKind(rawValue: name) else {
+                throw fail("clues[\(index)]", "unknown clue \(item.compactText) (known: \(known))")
+            }
+            guard kinds.insert(kind).inserted else { throw fail("clues[\(index)]", "'\(name)' is named twice") }
+        }
+        return kinds
+    }
 
     /// `actions`: intent types read by the intent schema's rules, each type named once.
     private static func actionTypes(
@@ -131,6 +147,9 @@ public enum DescriptorParser {
         }
         if let value = object["actions"] {
             descriptor.actions = try actionTypes(value, fail: fail)
+        }
+        if let value = object["clues"] {
+            descriptor.clues = try clueKinds(value, fail: fail)
         }
         return descriptor
     }

@@ -13,6 +13,11 @@ public struct JSONText {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Bytes that are already JSON text (a value an encoder wrote).
+    public mutating func raw(json: Data) {
+        bytes.append(contentsOf: json)
+    }
+
     /// A JSON string: quotes, backslashes and control characters escaped as JSONEncoder does.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))

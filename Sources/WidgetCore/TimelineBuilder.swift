@@ -10,6 +10,8 @@ public struct TimelineBuilder: Sendable {
     private var content: [UInt8] = []
     private var actionEnds: [UInt32] = []
     private var actions: [UInt8] = []
+    private var clues: [[ClueAlternative]?] = []
+    private var hasClues = false
     private var hasRelevance = false
     private var hasActions = false
     private var increasing = true
@@ -31,6 +33,8 @@ public struct TimelineBuilder: Sendable {
         ends.append(UInt32(content.count))
         relevance.append(entryRelevance)
         if entryRelevance != nil { hasRelevance = true }
+        clues.append(entryRelevance?.when)
+        if entryRelevance?.when != nil { hasClues = true }
         actions.append(contentsOf: actionsJSON)
         actionEnds.append(UInt32(actions.count))
         if !actionsJSON.isEmpty { hasActions = true }
@@ -45,7 +49,7 @@ public struct TimelineBuilder: Sendable {
             actions.withUnsafeBytes { actionBytes in
                 TimelineStorage.make(
                     count: dates.count, contentBytes: contentBytes.count, hasRelevance: hasRelevance,
-                    actionBytes: hasActions ? actionBytes.count : nil, policy: policy
+                    actionBytes: hasActions ? actionBytes.count : nil, policy: policy, clues: hasClues ? clues : nil
                 ) { writer in
                     writer.copyContent(from: contentBytes, at: 0)
                     if hasActions { writer.copyActions(from: actionBytes, at: 0) }
@@ -81,6 +85,8 @@ public struct TimelineBuilder: Sendable {
         dates.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         relevance.removeAll(keepingCapacity: true)
+        clues.removeAll(keepingCapacity: true)
+        hasClues = false
         content.removeAll(keepingCapacity: true)
         actionEnds.removeAll(keepingCapacity: true)
         actions.removeAll(keepingCapacity: true)

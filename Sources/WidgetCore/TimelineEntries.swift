@@ -42,6 +42,17 @@ public struct TimelineEntries: RandomAccessCollection, Sendable {
     /// Whether any entry has actions.
     public var haveActions: Bool { storage.hasActions }
 
+    /// Whether any entry's relevance has context clues.
+    public var haveClues: Bool { storage.hasClues }
+
+    /// The kinds of clue the entries name.
+    public var clueKinds: Set<ClueKind> {
+        guard haveClues else { return [] }
+        return indices.reduce(into: []) { kinds, index in
+            if let when = relevance(at: index)?.when { kinds.formUnion(when.clueKinds) }
+        }
+    }
+
     /// The bytes of entry `position`'s content JSON, without making a `String`.
     public func withContentJSON<Result>(at position: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         precondition(position >= 0 && position < storage.count, "timeline entry index out of range")

@@ -15,6 +15,9 @@ import Foundation
 ///     content     every entry's content JSON, one after the other      } entry has actions
 ///     actions     every entry's actions as JSON (empty for none)      }
 ///
+/// An entry's context clues (`relevance.when`) are few and structured, and most timelines
+/// have none: they are held beside the bytes, in the header, one optional list per entry.
+///
 /// Fields are read and written unaligned: the header's size fixes where the bytes start.
 ///
 /// Sendable although `ManagedBuffer` is not: the buffer is written only by `make`, before the
@@ -32,6 +35,8 @@ struct TimelineStorage: @unchecked Sendable {
         var policyKind: PolicyKind
         var hasRelevance: Bool
         var hasActions: Bool
+        /// Each entry's `relevance.when`, when some entry has one.
+        var clues: [[ClueAlternative]?]?
     }
 
     enum PolicyKind: UInt8 {
@@ -46,7 +51,7 @@ struct TimelineStorage: @unchecked Sendable {
     /// `actionBytes` is given, that many of actions; `fill` writes every field (see `Writer`).
     static func make(
         count: Int, contentBytes: Int, hasRelevance: Bool, actionBytes: Int? = nil, policy: ReloadPolicy,
-        fill: (Writer) -> Void
+        clues: [[ClueAlternative]?]? = nil, fill: (Writer) -> Void
     ) -> TimelineStorage {
         precondition(contentBytes + (actionBytes ?? 0) <= maxContentBytes, "a timeline's content is limited to 4 GiB")
         let layout = Layout(count: count, hasRelevance: hasRelevance, hasActions: actionBytes != nil, contentBytes: contentBytes)
@@ -54,7 +59,8 @@ struct TimelineStorage: @unchecked Sendable {
         let buffer = ManagedBuffer<Header, UInt8>.create(minimumCapacity: layout.actions + (actionBytes ?? 0)) { _ in
             Header(
                 policyDate: date, count: UInt32(count), contentBytes: UInt32(contentBytes), actionBytes: UInt32(actionBytes ?? 0),
-                policyKind: kind, hasRelevance: hasRelevance, hasActions: actionBytes != nil)
+                policyKind: kind, hasRelevance: hasRelevance, hasActions: actionBytes != nil,
+                clues: clues.flatMap { $0.contains { $0 != nil } ? $0 : nil })
         }
         buffer.withUnsafeMutablePointerToElements { elements in
             fill(Writer(base: UnsafeMutableRawPointer(elements), layout: layout))
@@ -141,9 +147,13 @@ struct TimelineStorage: @unchecked Sendable {
             guard base.load(fromByteOffset: layout.flags + index, as: UInt8.self) != 0 else { return nil }
             return EntryRelevance(
                 score: base.loadUnaligned(fromByteOffset: layout.relevance + 16 * index, as: Double.self),
-                duration: base.loadUnaligned(fromByteOffset: layout.relevance + 16 * index + 8, as: Double.self))
+                duration: base.loadUnaligned(fromByteOffset: layout.relevance + 16 * index + 8, as: Double.self),
+                when: header.clues?[index])
         }
     }
+
+    /// Whether any entry has context clues.
+    var hasClues: Bool { header.clues != nil }
 
     /// Whether any entry has actions.
     var hasActions: Bool { header.hasActions }
@@ -197,7 +207,7 @@ struct TimelineStorage: @unchecked Sendable {
         let total = layout.actions + Int(header.actionBytes)
         return TimelineStorage.make(
             count: count, contentBytes: Int(header.contentBytes), hasRelevance: header.hasRelevance,
-            actionBytes: header.hasActions ? Int(header.actionBytes) : nil, policy: policy
+            actionBytes: header.hasActions ? Int(header.actionBytes) : nil, policy: policy, clues: header.clues
         ) { writer in
             read { base, _ in writer.base.copyMemory(from: base, byteCount: total) }
         }

@@ -28,6 +28,9 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     /// The intent types its entries may attach as actions (buttons a host shows), each with its
     /// parameters as in `intent`; empty for a kind without actions.
     public var actions: [IntentSchema] = []
+    /// The kinds of context clue its entries may name in `relevance.when`; a timeline naming
+    /// another is refused (docs/clues.md).
+    public var clues: Set<ClueKind> = []
 
     /// The declared intent type named `type`, if any.
     public func actionType(_ type: String) -> IntentSchema? {

@@ -16,9 +16,10 @@ public struct WidgetTimeline: Sendable {
         let contentBytes = entries.reduce(0) { $0 + $1.contentJSON.utf8.count }
         let actionTexts = entries.contains { !$0.actions.isEmpty } ? entries.map(\.actions.storedText) : nil
         let actionBytes = actionTexts?.reduce(0) { $0 + $1.utf8.count } ?? 0
+        let clues = entries.contains { $0.relevance?.when != nil } ? entries.map { $0.relevance?.when } : nil
         storage = TimelineStorage.make(
             count: entries.count, contentBytes: contentBytes, hasRelevance: hasRelevance, actionBytes: actionTexts == nil ? nil : actionBytes,
-            policy: policy
+            policy: policy, clues: clues
         ) { writer in
             var end = 0
             var actionsEnd = 0

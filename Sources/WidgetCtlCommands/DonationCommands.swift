@@ -116,7 +116,7 @@ struct ExplainCommand: ParsableCommand {
         let explanation = try global.call(Methods.Explain.self, StackNameParams(name: name))
         global.emit(explanation) {
             Terminal.print("\(explanation.stack) at \(Show.date(explanation.now)): top \(explanation.top ?? "-")")
-            var table = Table("", "INSTANCE", "RANK", "RELEVANCE", "SCORE", "WINDOW", "AFFINITY", "DONATIONS", "ELIGIBLE")
+            var table = Table("", "INSTANCE", "RANK", "RELEVANCE", "SCORE", "WINDOW", "AFFINITY", "DONATIONS", "ELIGIBLE", "CLUE")
             for candidate in explanation.candidates {
                 let window = candidate.relevanceSince.map { since in
                     "\(Show.date(since)) → \(candidate.relevanceUntil.map { Show.date($0) } ?? "next relevance")"
@@ -124,7 +124,7 @@ struct ExplainCommand: ParsableCommand {
                 table.add(
                     candidate.instance == explanation.top ? "▶" : " ", candidate.instance, Self.format(candidate.rank),
                     Self.format(candidate.relevance), candidate.score.map { String($0) } ?? "-", window, Self.format(candidate.affinity),
-                    Self.donations(candidate), candidate.eligible ? "yes" : "no (score <= 0)")
+                    Self.donations(candidate), candidate.eligible ? "yes" : "no (score <= 0)", candidate.clue?.text ?? "-")
             }
             table.print()
             Terminal.print(explanation.why)

@@ -46,7 +46,7 @@ struct ScheduleCommand: ParsableCommand {
             for item in items {
                 var note = item.deferredBy == "budget" ? "deferred by budget (wanted \(Show.date(item.wanted)))" : ""
                 if let held = item.heldReason {
-                    note = "\(held.rawValue) reload held: no host has shown it lately; runs when one does"
+                    note = "\(held.rawValue) reload held: \(BudgetCommand.why(item.reason))"
                 }
                 if item.inFlight { note = "after the reload running now" }
                 table.add(Show.date(item.due), item.instance, item.kind, item.reason.rawValue, note)
@@ -58,6 +58,15 @@ struct ScheduleCommand: ParsableCommand {
 
 struct BudgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "budget", abstract: "An instance's reload budget.")
+
+    /// Why a reload is held, and when it runs (docs/clues.md).
+    static func why(_ hold: ReloadReason) -> String {
+        switch hold {
+        case .locked: "the session is locked; runs when it unlocks"
+        case .powerSaver: "the power profile is power-saver; runs when it changes"
+        default: "no host has shown it lately; runs when one does"
+        }
+    }
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Instance id.", completion: Completions.instances) var id: String
 
@@ -68,7 +77,8 @@ struct BudgetCommand: ParsableCommand {
                 Terminal.print("\(budget.instance): budget off (--no-budget)")
                 return
             }
-            let lowered = budget.fullLimit.map { " (lowered from \($0): no host has shown it in 24 h)" } ?? ""
+            let causes = (budget.loweredBy ?? ["hidden"]).map { $0 == "battery" ? "on battery" : "no host has shown it in 24 h" }
+            let lowered = budget.fullLimit.map { " (lowered from \($0): \(causes.joined(separator: ", ")))" } ?? ""
             let shown = budget.shown == true ? "now" : budget.lastShown.map { Show.date($0) } ?? "never"
             Terminal.print(lines: """
                 \(budget.instance): \(budget.used) of \(budget.limit) budgeted reloads used in the last 24 h\(lowered)
@@ -77,9 +87,10 @@ struct BudgetCommand: ParsableCommand {
                 last budgeted reload: \(Show.date(budget.lastReload))
                 next budgeted reload allowed: \(budget.nextAllowed.map { Show.date($0) } ?? "now")
                 """)
+            if let held = budget.held { Terminal.print("budgeted reloads held now: \(BudgetCommand.why(held))") }
             if let pending = budget.pending {
                 if let held = pending.heldReason {
-                    Terminal.print("pending: \(held.rawValue) reload held (hidden): runs when a host shows the instance")
+                    Terminal.print("pending: \(held.rawValue) reload held (\(pending.reason.rawValue)): \(BudgetCommand.why(pending.reason))")
                 } else {
                     Terminal.print("pending: \(pending.reason.rawValue) due \(Show.date(pending.due))\(pending.deferredBy == "budget" ? " (deferred by budget from \(Show.date(pending.wanted)))" : "")")
                 }

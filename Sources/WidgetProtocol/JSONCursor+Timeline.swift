@@ -106,6 +106,9 @@ extension JSONCursor {
             case "duration":
                 guard seen.first(1), let value = cursor.nullable({ $0.double(reading) }) else { return false }
                 duration = value
+            case "when":
+                // Context clues are rare and structured: the general decoder reads them.
+                return false
             default:
                 return cursor.skip(reading)
             }

@@ -100,11 +100,12 @@ public struct ScheduleItem: Codable, Sendable {
     public var due: Date
     public var wanted: Date
     public var reason: ReloadReason
-    /// `budget` when the budget moved `due` past `wanted`; nil otherwise.
+    /// `budget` when the budget moved `due` past `wanted`; `hidden`, `locked` or `power-saver`
+    /// when the reload is held for that cause; nil otherwise.
     public var deferredBy: String?
     public var inFlight: Bool
-    /// For a reload held while no host shows the instance (`reason` `hidden`): why it would
-    /// run (`policy`, `requested`, `retry`) once a host shows it.
+    /// For a held reload (`reason` `hidden`, `locked` or `power-saver`): why it would run
+    /// (`policy`, `requested`, `retry`) once the hold ends.
     public var heldReason: ReloadReason?
     public init(_ reload: ScheduledReload) {
         instance = reload.instance
@@ -112,7 +113,7 @@ public struct ScheduleItem: Codable, Sendable {
         due = reload.due
         wanted = reload.wanted
         reason = reload.reason
-        deferredBy = reload.heldReason != nil ? "hidden" : reload.deferredByBudget ? "budget" : nil
+        deferredBy = reload.heldReason != nil ? reload.reason.rawValue : reload.deferredByBudget ? "budget" : nil
         inFlight = reload.inFlight
         heldReason = reload.heldReason
     }
@@ -131,9 +132,15 @@ public struct BudgetResult: Codable, Sendable {
     /// When a host last showed the instance (absent: never), and whether one shows it now.
     public var lastShown: Date?
     public var shown: Bool?
-    /// The daily limit without the lowering for an instance no host has shown in 24 hours;
-    /// present only when `limit` is lowered.
+    /// The daily limit without the lowering for an instance no host has shown in 24 hours,
+    /// or for the battery; present only when `limit` is lowered.
     public var fullLimit: Int?
+    /// Why `limit` is lowered: `battery`, `hidden` (no host has shown it in 24 hours), or both;
+    /// absent when it is not.
+    public var loweredBy: [String]?
+    /// Why its budgeted reloads are held now: `locked`, `power-saver` or `hidden`; absent
+    /// while they may run.
+    public var held: ReloadReason?
     public init(
         instance: InstanceID, enabled: Bool, used: Int, limit: Int, spacing: TimeInterval, lastReload: Date?,
         nextAllowed: Date?, pending: ScheduleItem?, lastShown: Date? = nil, shown: Bool? = nil, fullLimit: Int? = nil

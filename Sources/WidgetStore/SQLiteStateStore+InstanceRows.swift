@@ -78,7 +78,7 @@ extension SQLiteStateStore {
             }
         }
         let entries = try ColumnReader(
-            db, sql: "SELECT instance, date, content, score, duration, actions, position FROM entry ORDER BY instance, position")
+            db, sql: "SELECT instance, date, content, score, duration, actions, position, clues FROM entry ORDER BY instance, position")
         while try entries.next() {
             if !inGroup || !entries.text(0, equals: group) {
                 finishGroup()
@@ -93,7 +93,14 @@ extension SQLiteStateStore {
                 continue
             }
             let score = entries.optionalDouble(3)
-            let relevance = score.map { EntryRelevance(score: $0, duration: entries.optionalDouble(4) ?? 0) }
+            var relevance = score.map { EntryRelevance(score: $0, duration: entries.optionalDouble(4) ?? 0) }
+            if relevance != nil, !entries.isNull(7) {
+                guard let when = try? entries.withText(7, { try Self.clues($0) }) else {
+                    groupFault = "position \(entries.string(6)): clues are not a list of context clues"
+                    continue
+                }
+                relevance?.when = when
+            }
             let date = Date(timeIntervalSince1970: entries.double(1))
             entries.withText(2) { content in
                 entries.withText(5) { builder.append(date: date, contentJSON: content, relevance: relevance, actionsJSON: $0) }

@@ -59,12 +59,22 @@ extension SQLiteStateStore {
     ) -> [(String, StatementArguments)] {
         // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
         samples.map { sample in
-            (
+            // Without clues the column is left out, as the v6 migration (older than it) writes.
+            guard let clues = cluesText(sample.when) else {
+                return (
+                    """
+                    INSERT OR REPLACE INTO \(table) (instance, date, score, duration)
+                    SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                    """,
+                    [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, id]
+                )
+            }
+            return (
                 """
-                INSERT OR REPLACE INTO \(table) (instance, date, score, duration)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                INSERT OR REPLACE INTO \(table) (instance, date, score, duration, clues)
+                SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
-                [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, id]
+                [id, sample.date.timeIntervalSince1970, sample.score, sample.duration, clues, id]
             )
         }
     }
@@ -82,17 +92,18 @@ extension SQLiteStateStore {
     ) throws -> [InstanceID: [RelevanceSample]] {
         var settled: [InstanceID: [RelevanceSample]] = [:]
         let rows = try ColumnReader(
-            db, sql: "SELECT instance, date, score, duration, quote(date) FROM \(table) ORDER BY instance, date")
+            db, sql: "SELECT instance, date, score, duration, quote(date), clues FROM \(table) ORDER BY instance, date")
         while try rows.next() {
-            guard let date = rows.date(1), let score = rows.finite(2), let duration = rows.finite(3) else {
+            let when = rows.isNull(5) ? .some(nil) : try? rows.withText(5) { try clues($0) }
+            guard let date = rows.date(1), let score = rows.finite(2), let duration = rows.finite(3), let when else {
                 quarantine.row(
                     table, key: "instance = \(Quarantine.sqlText(rows.string(0))) AND date = \(rows.string(4))",
-                    reason: "date, score or duration is not a number (dates within years 1 to 9999)",
+                    reason: "date, score or duration is not a number (dates within years 1 to 9999), or clues do not decode",
                     advice: "left out of the instance's relevance; it expires with the relevance window, or delete it")
                 continue
             }
             settled[rows.string(0), default: []].append(
-                RelevanceSample(date: Date(timeIntervalSince1970: date), score: score, duration: duration))
+                RelevanceSample(date: Date(timeIntervalSince1970: date), score: score, duration: duration, when: when))
         }
         return settled
     }

@@ -390,6 +390,14 @@ public final class SQLiteStateStore: StateStore {
                 table.add(column: "actions", .text)
             }
         }
+        migrator.registerMigration("v12-relevance-clues") { db in
+            // The context clues of an entry's relevance (`when`) as JSON text, and of the
+            // samples kept from it; NULL for relevance without clues. The regions are the
+            // provider's; where the machine is, is never stored.
+            for table in ["entry", "relevance_sample", "fresh_relevance"] {
+                try db.alter(table: table) { $0.add(column: "clues", .text) }
+            }
+        }
         return migrator
     }
 
@@ -412,33 +420,45 @@ public final class SQLiteStateStore: StateStore {
             ("DELETE FROM entry WHERE instance = ?", [id]),
         ]
         let entries = timeline.entries
+        let haveClues = entries.haveClues
         for (position, entry) in entries.enumerated() {
             var arguments: StatementArguments = [
                 id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score, entry.relevance?.duration,
             ]
-            // Most timelines have no actions: their rows leave the column out (NULL), which is
-            // also how the v5 migration, older than the column, writes them.
-            guard entries.haveActions else {
-                statements.append((
-                    """
-                    INSERT INTO entry (instance, position, date, content, score, duration)
-                    SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                    """,
-                    arguments + [id]
-                ))
-                continue
+            // Most timelines have no actions and no clues: their rows leave those columns out
+            // (NULL), which is also how the v5 migration, older than the columns, writes them.
+            var columns = "instance, position, date, content, score, duration"
+            if entries.haveActions {
+                columns += ", actions"
+                arguments += [entries.withActionsJSON(at: position) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }]
             }
-            let actions = entries.withActionsJSON(at: position) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
-            arguments += [actions, id]
+            if haveClues {
+                columns += ", clues"
+                arguments += [Self.cluesText(entry.relevance?.when)]
+            }
+            let marks = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
+            arguments += [id]
             statements.append((
                 """
-                INSERT INTO entry (instance, position, date, content, score, duration, actions)
-                SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+                INSERT INTO entry (\(columns))
+                SELECT \(marks) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
                 """,
                 arguments
             ))
         }
         return statements
+    }
+
+    /// Context clues as the `clues` columns hold them: JSON text, NULL for none.
+    static func cluesText(_ when: [ClueAlternative]?) -> String? {
+        guard let when, let data = try? WidgetJSON.encoder.encode(when) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The `clues` column read back; nil for NULL, and thrown for text that does not decode.
+    static func clues(_ text: UnsafeRawBufferPointer?) throws -> [ClueAlternative]? {
+        guard let text, !text.isEmpty else { return nil }
+        return try WidgetJSON.decoder.decode([ClueAlternative].self, from: Data(text))
     }
 
     public func load() async throws -> PersistedState {

@@ -198,8 +198,8 @@ struct BudgetTests {
     @Test func exemptionsFollowTheSemantics() {
         #expect(ReloadReason.allCases.filter(\.isExempt) == [.initial, .configuration, .userInitiated, .action])
         let budget = ReloadBudget(limit: 70, spacing: 300, enabled: true)
-        // `hidden` only names a held budgeted reload in listings.
-        #expect(ReloadReason.allCases.filter { budget.applies(to: $0) } == [.requested, .policy, .retry, .hidden])
+        // `hidden`, `locked` and `power-saver` only name a held budgeted reload in listings.
+        #expect(ReloadReason.allCases.filter { budget.applies(to: $0) } == [.requested, .policy, .retry, .hidden, .locked, .powerSaver])
         let off = ReloadBudget(limit: 70, spacing: 300, enabled: false)
         #expect(ReloadReason.allCases.allSatisfy { !off.applies(to: $0) })
     }

@@ -56,7 +56,7 @@ import WidgetProtocol
     @Test func theArrayIsEmptiedAndMarked() throws {
         let text = try #require(Self.decision.redacted(for: .nothing).jsonText)
         #expect(!text.contains("d1") && !text.contains("2026-01-04"))
-        #expect(text.contains(#""affinity":0.75,"donations":[],"donationsHidden":true,"eligible":true"#))
+        #expect(text.contains(#""affinity":0.75,"clue":null,"donations":[],"donationsHidden":true,"eligible":true"#))
         let full = try #require(Self.decision.jsonText)
         #expect(full.contains(#""donations":["d1"],"eligible""#))
         // What the encoder writes is the same.

@@ -45,7 +45,7 @@ import WidgetProtocol
         #expect(lines["daemon"]?.first?.contains("secret-id") == true)
         #expect(lines["owner"]?.first?.contains("secret-id") == true)
         #expect(lines["other"]?.first?.contains("secret-id") == false)
-        #expect(lines["other"]?.first?.contains(#""affinity":0.5,"donations":[],"donationsHidden":true,"eligible":true"#) == true)
+        #expect(lines["other"]?.first?.contains(#""affinity":0.5,"clue":null,"donations":[],"donationsHidden":true,"eligible":true"#) == true)
         #expect(lines["other"] == lines["other2"])
 
         // An event without donations is one line for all, no sight asked.

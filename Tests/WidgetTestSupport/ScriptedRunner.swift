@@ -27,6 +27,11 @@ final class ScriptedRunner: ProviderRunning {
 
     var launches: Int { invocations.withLock { $0.count } }
 
+    /// Each request's bytes, in launch order.
+    func requests() -> [Data] {
+        invocations.withLock { $0 }.map(\.request)
+    }
+
     /// The `now` field of each request, in launch order.
     func requestedNows() -> [String] {
         invocations.withLock { $0 }.compactMap {

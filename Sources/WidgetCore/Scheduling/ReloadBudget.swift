@@ -16,6 +16,10 @@ public struct ReloadBudget: Sendable, Equatable {
     public var hiddenAfter: TimeInterval
     /// The daily limit of an instance shown once but not in the last 24 hours.
     public var hiddenLimit: Int
+    /// What the session makes of the budget now (docs/clues.md): every budgeted reload held
+    /// (power-saver, or the session locked, but for instances a host shows), and `limit`
+    /// lowered on battery.
+    public var session = SessionBudget()
 
     public init(limit: Int, spacing: TimeInterval, enabled: Bool, hiddenAfter: TimeInterval = 0, hiddenLimit: Int? = nil) {
         self.limit = limit
@@ -67,6 +71,16 @@ public struct ReloadBudget: Sendable, Equatable {
     public func holds(_ reason: ReloadReason, at date: Date, shown: Date?) -> Bool {
         guard applies(to: reason), hiddenAfter > 0, let shown else { return false }
         return date >= shown.addingTimeInterval(hiddenAfter)
+    }
+
+    /// Why a reload of `instance` for `reason` that may run at `date` is held, as `schedule`
+    /// names it (`power-saver`, `locked`, `hidden`), or nil when it is not. Exempt reloads
+    /// never are.
+    public func hold(_ reason: ReloadReason, at date: Date, shown: Date?, instance: InstanceID) -> ReloadReason? {
+        guard applies(to: reason) else { return nil }
+        if session.powerSaver { return .powerSaver }
+        if session.locked, !session.shownWhileLocked.contains(instance) { return .locked }
+        return holds(reason, at: date, shown: shown) ? .hidden : nil
     }
 
     /// Budgeted reloads in the 24 hours before `now`.

@@ -19,11 +19,17 @@ public enum ReloadReason: String, Codable, Sendable, Hashable, CaseIterable {
     /// Only in `schedule`: a budgeted reload held because no host has shown the instance for
     /// `hidden-after`; it runs when a host shows it again. Never launched under this name.
     case hidden
+    /// Only in `schedule`: a budgeted reload held while the session is locked
+    /// (`hold-when-locked`); it runs when the session unlocks. Never launched under this name.
+    case locked
+    /// Only in `schedule`: a budgeted reload held while the power profile is power-saver
+    /// (`hold-in-power-saver`); it runs when the profile changes. Never launched under this name.
+    case powerSaver = "power-saver"
 
     public var isExempt: Bool {
         switch self {
         case .initial, .configuration, .userInitiated, .action: true
-        case .requested, .policy, .retry, .hidden: false
+        case .requested, .policy, .retry, .hidden, .locked, .powerSaver: false
         }
     }
 }

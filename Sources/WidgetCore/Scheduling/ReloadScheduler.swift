@@ -123,6 +123,15 @@ public struct ReloadScheduler: Sendable {
         for index in slots.indices where slots[index].inUse { reschedule(Int32(index)) }
     }
 
+    /// Takes `budget`, which differs from the one held only for `ids` (a host began or stopped
+    /// showing them while the session is locked): only their reloads move.
+    public mutating func updateBudget(_ budget: ReloadBudget, only ids: some Sequence<InstanceID>) {
+        self.budget = budget
+        for id in ids {
+            if let index = slot(of: id) { reschedule(index) }
+        }
+    }
+
     /// Since when no host has shown the instance (`InstanceRecord.hiddenSince`; nil while one
     /// shows it or none ever has). A reload held while it was hidden becomes due at once when
     /// it is shown.
@@ -387,8 +396,8 @@ public struct ReloadScheduler: Sendable {
                 effective: budget.effectiveDate(slot.history, wanted: due, reason: .policy, shown: shown))
             if best == nil || policy.effective < best!.effective { best = policy }
         }
-        if let pending = best, budget.holds(pending.reason, at: pending.effective, shown: shown) {
-            best?.held = true
+        if let pending = best {
+            best?.hold = budget.hold(pending.reason, at: pending.effective, shown: shown, instance: slot.id)
         }
         return best
     }
@@ -397,7 +406,7 @@ public struct ReloadScheduler: Sendable {
         guard let pending = pendingReload(slot) else { return nil }
         return ScheduledReload(
             instance: slot.id, kind: kindNames[Int(slot.kind)], due: pending.effective, wanted: pending.wanted,
-            reason: pending.held ? .hidden : pending.reason, inFlight: slot.inFlight,
+            reason: pending.hold ?? pending.reason, inFlight: slot.inFlight,
             heldReason: pending.held ? pending.reason : nil)
     }
 
@@ -554,6 +563,9 @@ public struct ReloadScheduler: Sendable {
         var reason: ReloadReason
         var wanted: Date
         var effective: Date
-        var held = false
+        /// Why it waits in no wheel (`hidden`, `locked`, `power-saver`); nil while it may run.
+        var hold: ReloadReason?
+
+        var held: Bool { hold != nil }
     }
 }

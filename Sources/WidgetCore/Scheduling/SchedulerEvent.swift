@@ -47,9 +47,9 @@ public struct ScheduledReload: Sendable, Hashable, Codable {
     public var reason: ReloadReason
     /// A launch is running now; this reload follows it.
     public var inFlight: Bool
-    /// Held because no host has shown the instance for `hidden-after` (`reason` is then
-    /// `hidden`): why it will run when a host shows the instance again. `due` is when it would
-    /// have run.
+    /// Held (`reason` is then why: `hidden`, no host has shown the instance for `hidden-after`;
+    /// `locked`, the session is locked; `power-saver`): why it will run once the hold ends.
+    /// `due` is when it would have run.
     public var heldReason: ReloadReason? = nil
 
     public var deferredByBudget: Bool { due > wanted }

@@ -6,11 +6,14 @@ public struct RelevanceSample: Sendable, Hashable, Codable {
     public var date: Date
     public var score: Double
     public var duration: TimeInterval
+    /// The clues under which the score applies (`EntryRelevance.when`); nil: always.
+    public var when: [ClueAlternative]?
 
-    public init(date: Date, score: Double, duration: TimeInterval) {
+    public init(date: Date, score: Double, duration: TimeInterval, when: [ClueAlternative]? = nil) {
         self.date = date
         self.score = score
         self.duration = duration
+        self.when = when
     }
 }
 
@@ -21,6 +24,8 @@ public struct CurrentRelevance: Sendable, Hashable, Codable {
     public var since: Date
     /// When it lapses (duration > 0), else nil: until the next relevance.
     public var until: Date?
+    /// The clues under which the score applies; nil: always.
+    public var when: [ClueAlternative]? = nil
 }
 
 /// The relevance scores of one instance over time (docs/smart-stacks.md). Pure.
@@ -62,6 +67,15 @@ public struct RelevanceHistory: Sendable, Hashable {
     public var samples: [RelevanceSample] { settled + timeline }
 
     public var isEmpty: Bool { settled.isEmpty && timeline.isEmpty }
+
+    /// The kinds of clue the samples that can be in force name: the current timeline's, and
+    /// the newest settled one (older settled samples only count as a window's best, which
+    /// clues do not change).
+    public var clueKinds: Set<ClueKind> {
+        var kinds = settled.last?.when?.clueKinds ?? []
+        for sample in timeline where sample.when != nil { kinds.formUnion(sample.when!.clueKinds) }
+        return kinds
+    }
 
     /// A new timeline arrived at `now`. The old samples that never became current (dated after
     /// `now`) are forgotten; when the new timeline already covers `now` (its first entry is
@@ -111,9 +125,9 @@ public struct RelevanceHistory: Sendable, Hashable {
         if sample.duration > 0 {
             let end = sample.date.addingTimeInterval(sample.duration)
             guard now < end else { return nil }
-            return CurrentRelevance(score: sample.score, since: sample.date, until: end)
+            return CurrentRelevance(score: sample.score, since: sample.date, until: end, when: sample.when)
         }
-        return CurrentRelevance(score: sample.score, since: sample.date, until: nil)
+        return CurrentRelevance(score: sample.score, since: sample.date, until: nil, when: sample.when)
     }
 
     /// The score relative to this instance's own scores in the window (its best is 1):
@@ -184,7 +198,9 @@ public struct RelevanceHistory: Sendable, Hashable {
     private static func samples(of timeline: WidgetTimeline) -> [RelevanceSample] {
         let entries = timeline.entries
         return entries.indices.compactMap { index in
-            entries.relevance(at: index).map { RelevanceSample(date: entries.date(at: index), score: $0.score, duration: $0.duration) }
+            entries.relevance(at: index).map {
+                RelevanceSample(date: entries.date(at: index), score: $0.score, duration: $0.duration, when: $0.when)
+            }
         }
     }
 }

@@ -55,6 +55,13 @@ extension RankedCandidate {
         guard affinity.isFinite, rank.isFinite, relevance.isFinite, score?.isFinite ?? true else { return false }
         out.raw(#"{"affinity":"#)
         out.double(affinity)
+        // Rare, and small: written by the encoder, whose sorted keys this text follows.
+        out.raw(#","clue":"#)
+        if let clue, let data = try? WidgetJSON.encoder.encode(clue) {
+            out.raw(json: data)
+        } else {
+            out.raw("null")
+        }
         out.raw(#","donations":"#)
         out.strings(donations)
         if let donationsHidden {

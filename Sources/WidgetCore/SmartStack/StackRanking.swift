@@ -20,10 +20,13 @@ public struct RankedCandidate: Sendable, Hashable, Codable {
     /// False while the score in force is <= 0: never rotated in.
     public var eligible: Bool
     public var rank: Double
+    /// The alternative of the score's `when` that holds now; nil when the score names no
+    /// clues or none holds (then `relevance` is 0).
+    public var clue: HeldClue?
 
     public init(
         instance: InstanceID, score: Double?, relevanceSince: Date?, relevanceUntil: Date?, relevance: Double, affinity: Double,
-        donations: [String], eligible: Bool, rank: Double
+        donations: [String], eligible: Bool, rank: Double, clue: HeldClue? = nil
     ) {
         self.instance = instance
         self.score = score
@@ -34,6 +37,28 @@ public struct RankedCandidate: Sendable, Hashable, Codable {
         self.donations = donations
         self.eligible = eligible
         self.rank = rank
+        self.clue = clue
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case instance, score, relevanceSince, relevanceUntil, relevance, affinity, donations, donationsHidden, eligible, rank, clue
+    }
+
+    /// As synthesized, except that `clue` is written as null when no clue holds: readers look
+    /// for the key (interface: `explain`'s candidates have `clue`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(instance, forKey: .instance)
+        try container.encodeIfPresent(score, forKey: .score)
+        try container.encodeIfPresent(relevanceSince, forKey: .relevanceSince)
+        try container.encodeIfPresent(relevanceUntil, forKey: .relevanceUntil)
+        try container.encode(relevance, forKey: .relevance)
+        try container.encode(affinity, forKey: .affinity)
+        try container.encode(donations, forKey: .donations)
+        try container.encodeIfPresent(donationsHidden, forKey: .donationsHidden)
+        try container.encode(eligible, forKey: .eligible)
+        try container.encode(rank, forKey: .rank)
+        try container.encode(clue, forKey: .clue)
     }
 
     /// Something speaks for this instance now.
@@ -59,10 +84,11 @@ public struct RankingInput: Sendable {
 public enum StackRanking {
     /// Ranks the instances of a stack at `now` (docs/smart-stacks.md).
     public static func rank(
-        _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar
+        _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar,
+        context: ContextState = ContextState()
     ) -> [RankedCandidate] {
         var slot: LocalTime?
-        return rank(inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, slot: &slot)
+        return rank(inputs, at: now, settings: settings, affinity: affinity, calendar: calendar, context: context, slot: &slot)
     }
 
     /// As above; `slot` is the local time of the slot holding `now`, read through `calendar`
@@ -70,23 +96,35 @@ public enum StackRanking {
     /// same `now` with the same `slot` (nil until read).
     public static func rank(
         _ inputs: [RankingInput], at now: Date, settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar,
-        slot: inout LocalTime?
+        context: ContextState = ContextState(), slot: inout LocalTime?
     ) -> [RankedCandidate] {
         inputs.map { input in
             candidate(
                 input.instance, current: input.history.current(at: now),
                 relative: input.history.relative(at: now, window: settings.relevanceWindow),
                 matchedDonations: input.matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
-                slot: &slot)
+                context: context, slot: &slot)
         }
     }
 
     /// One instance ranked from its score in force and relative relevance at `now` (read from
-    /// its history, or kept from an earlier read that still holds: `RankingMemo`).
+    /// its history, or kept from an earlier read that still holds: `RankingMemo`). A score with
+    /// clues counts only while one of its alternatives holds in `context`: otherwise its
+    /// relative relevance is 0, and it stays eligible (docs/clues.md).
     static func candidate(
         _ instance: InstanceID, current: CurrentRelevance?, relative: Double, matchedDonations: [LocalDonation], at now: Date,
-        settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar, slot: inout LocalTime?
+        settings: RotationSettings, affinity: DonationAffinity, calendar: Calendar, context: ContextState,
+        slot: inout LocalTime?
     ) -> RankedCandidate {
+        var relative = relative
+        var clue: HeldClue?
+        if let current, let when = current.when {
+            if let index = when.firstHolding(in: context) {
+                clue = HeldClue(when[index], entryDate: current.since)
+            } else {
+                relative = 0
+            }
+        }
         var (value, contributions): (Double, [(donation: Donation, weight: Double)]) = (0, [])
         if !matchedDonations.isEmpty {
             let moment = slot ?? affinity.slotTime(now, calendar: calendar)
@@ -99,6 +137,6 @@ public enum StackRanking {
             instance: instance, score: current?.score, relevanceSince: current?.since, relevanceUntil: current?.until,
             relevance: relative, affinity: value,
             donations: contributions.prefix(5).map { $0.donation.id ?? ISO8601.string(from: $0.donation.date) },
-            eligible: eligible, rank: rank)
+            eligible: eligible, rank: rank, clue: clue)
     }
 }

@@ -15,7 +15,12 @@ extension DaemonState {
     /// Takes the sources' readings at `now`, at once (the context is not stored). The plan
     /// answered only tells the journal what changed; the stacks to evaluate are marked.
     public mutating func observe(_ readings: [ContextReading], now: Date) -> Plan {
-        take(context.observe(readings, at: now), at: now)
+        // With the location source switched off no location is taken, whoever reports one.
+        let taken = settings.context.location ? readings : readings.filter {
+            if case .location = $0 { return false }
+            return true
+        }
+        return take(context.observe(taken, at: now), at: now)
     }
 
     /// Takes a host's values at `now` (`context.set`): a value sets its key, nil removes it.
@@ -49,6 +54,43 @@ extension DaemonState {
         }
     }
 
+    /// Why `timeline` may not be taken for an instance of `kind`: an entry names a clue the
+    /// kind's descriptor does not declare. Nil when it may.
+    func clueProblem(_ timeline: WidgetTimeline, kind: String) -> String? {
+        let entries = timeline.entries
+        guard entries.haveClues else { return nil }
+        for index in entries.indices {
+            guard let when = entries.relevance(at: index)?.when else { continue }
+            if let problem = clueProblem(when, kind: kind) { return "entries[\(index)].relevance.\(problem)" }
+        }
+        return nil
+    }
+
+    /// The same for one list of alternatives (`when[N].CLUE: ...`).
+    func clueProblem(_ when: [ClueAlternative], kind: String) -> String? {
+        let declared = descriptors[kind]?.clues ?? []
+        for (index, alternative) in when.enumerated() {
+            if let clue = alternative.kinds.subtracting(declared).sorted().first {
+                return "when[\(index)].\(clue.rawValue): kind \(kind) does not declare the clue '\(clue.rawValue)' (add it to the descriptor's \"clues\")"
+            }
+        }
+        return nil
+    }
+
+    /// Gives the scheduler the budget the context makes (docs/clues.md, "Budgets that follow
+    /// the session"): a hold that ends makes the reloads it held due at once, to run in the
+    /// same step.
+    mutating func followSession() {
+        let budget = settings.reloadBudget(in: context, visible: instances.visible)
+        guard budget != scheduler.budget else { return }
+        scheduler.updateBudget(budget)
+    }
+
+    /// Keeps `clueUsers` in step with the instance's relevance history.
+    mutating func noteClues(_ id: InstanceID, _ history: RelevanceHistory) {
+        clueUsers.set(id, history.clueKinds)
+    }
+
     /// Marks the stacks the change can reorder; answers a plan with the journal's line.
     private mutating func take(_ change: ContextChange, at now: Date) -> Plan {
         var plan = Plan()
@@ -58,12 +100,20 @@ extension DaemonState {
             for id in clueUsers.instances(using: kind) { marked.formUnion(stacks.containing(id)) }
         }
         dirtyStacks.formUnion(marked)
+        if change.budget { followSession() }
         // Names only: a host's values and the location's coordinates stay out of the journal.
         let clues = change.clues.sorted().map(\.rawValue).joined(separator: ",")
         let keys = change.hostKeys.sorted().joined(separator: ",")
         let sources = change.sources.map(\.rawValue).sorted().joined(separator: ",")
         let stacks = marked.sorted().joined(separator: ",")
         plan.note(.debug, "context changed", ["clues": clues, "keys": keys, "sources": sources, "stacks": stacks])
+        if change.budget {
+            let (session, limit) = (scheduler.budget.session, scheduler.budget.limit)
+            plan.note(.info, "reload budget follows the session", [
+                "locked": "\(session.locked)", "power_saver": "\(session.powerSaver)", "on_battery": "\(session.onBattery)",
+                "limit": "\(limit)",
+            ])
+        }
         return plan
     }
 }

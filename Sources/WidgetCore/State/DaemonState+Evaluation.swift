@@ -106,7 +106,7 @@ extension DaemonState {
             StackRanking.candidate(
                 memos[index].instance, current: memos[index].current, relative: memos[index].relative,
                 matchedDonations: memos[index].matchedDonations, at: now, settings: settings, affinity: affinity, calendar: calendar,
-                slot: &slot)
+                context: context, slot: &slot)
         }
         let (decision, recheck) = StackRotation.evaluate(&state, candidates: candidates, at: now, settings: settings)
         // The earliest of these after `now`.
@@ -142,7 +142,7 @@ extension DaemonState {
     /// A stack's candidates ranked at `now`, in stack order.
     public func rankedCandidates(_ state: StackState, at now: Date) -> [RankedCandidate] {
         let inputs = state.instances.compactMap { instances[$0].map(rankingInput) }
-        return StackRanking.rank(inputs, at: now, settings: settings.rotation, affinity: affinity, calendar: calendar)
+        return StackRanking.rank(inputs, at: now, settings: settings.rotation, affinity: affinity, calendar: calendar, context: context)
     }
 
     /// To the journal with structured fields (STACK, FROM, TO, REASON, CANDIDATES as JSON).
@@ -152,6 +152,8 @@ extension DaemonState {
             metadata: [
                 "stack": decision.stack, "from": decision.from ?? "", "to": decision.to ?? "",
                 "candidate": decision.candidate, "reason": decision.reason.rawValue,
+                // The clue that made the candidate count, if any: a region only as the entry's.
+                "clue": decision.candidates.first { $0.instance == decision.candidate }?.clue?.text ?? "",
                 // Worked out only when the line is logged.
                 "candidates": decision.candidatesJSON ?? "[]",
             ])

@@ -18,7 +18,7 @@ extension DaemonState {
         // Of equal ranks the first in the stack, as rotation decides.
         let best = candidates.filter { $0.hasSignal(settings) }.max { $0.rank < $1.rank }
         let top = candidates.first { $0.instance == state.top }
-        let why: String
+        var why: String
         if !state.smartRotate {
             why = "Smart Rotate is off: the top changes only when the user swipes."
         } else if let hold = state.holdUntil, now < hold {
@@ -38,6 +38,10 @@ extension DaemonState {
             }
         } else {
             why = "No instance has a signal (relevance or donations): the top is the user's choice, \(state.home ?? "-")."
+        }
+        // The clue that makes the best count, in the words `context` uses: never where.
+        if let clue = best?.clue {
+            why += " \(best!.instance)'s relevance counts while its clue holds: \(clue.text)."
         }
         return StackExplanation(state: state, candidates: candidates, best: best?.instance, why: why)
     }

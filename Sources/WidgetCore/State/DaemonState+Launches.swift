@@ -107,6 +107,8 @@ extension DaemonState {
                 let problem = actionProblem(timeline, kind: record.kind, family: record.instance.family)
             {
                 outcome = .failed("invalid answer: timeline.\(problem)", cause: "actions")
+            } else if case .timeline(let timeline) = outcome, let problem = clueProblem(timeline, kind: record.kind) {
+                outcome = .failed("invalid answer: timeline.\(problem)", cause: "clues")
             }
             if record.replaced != launch.seen[index] {
                 // The request it carried out is done; what replaced its answer stands.

@@ -58,7 +58,9 @@ extension DaemonState {
         var histories: [InstanceID: RelevanceHistory] = [:]
         for (ask, samples) in answers {
             guard let record = instances[ask.instance], record.replaced == ask.replaced,
-                record.timeline?.receivedAt == ask.receivedAt
+                record.timeline?.receivedAt == ask.receivedAt,
+                // Relevance naming a clue the kind does not declare is dropped whole.
+                samples.allSatisfy({ $0.when.map { clueProblem($0, kind: record.kind) == nil } ?? true })
             else {
                 dropped.append(ask.instance)
                 continue
@@ -77,7 +79,10 @@ extension DaemonState {
         }
         let fresh = histories
         plan.effect { state in
-            for (id, history) in fresh { state.instances.update(id) { $0.relevance = history } }
+            for (id, history) in fresh {
+                state.instances.update(id) { $0.relevance = history }
+                state.noteClues(id, history)
+            }
         }
         let names = Set(installed.flatMap { stacks.containing($0) }).sorted()
         evaluate(names, at: now, inputs: inputs, into: &plan)

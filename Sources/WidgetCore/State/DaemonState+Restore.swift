@@ -35,6 +35,7 @@ extension DaemonState {
                 if !history.isEmpty {
                     history.prune(before: now.addingTimeInterval(-window), now: now)
                     record.relevance = history
+                    if !history.clueKinds.isEmpty { noteClues(instance.id, history) }
                 }
                 scheduler.setPolicyDue(instance.id, policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt))
                 scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now))
@@ -91,7 +92,7 @@ extension DaemonState {
         if let newSettings {
             settings = newSettings
             scheduler.coalescingWindow = newSettings.coalescingWindow
-            scheduler.updateBudget(newSettings.reloadBudget)
+            scheduler.updateBudget(newSettings.reloadBudget(in: context, visible: instances.visible))
             background += retention()
             notes += overLimitNotes()
         }

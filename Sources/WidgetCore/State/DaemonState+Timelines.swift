@@ -9,6 +9,7 @@ extension DaemonState {
         if let problem = actionProblem(timeline, kind: record.kind, family: record.instance.family) {
             throw .invalidParams("params.timeline.\(problem)")
         }
+        if let problem = clueProblem(timeline, kind: record.kind) { throw .invalidParams("params.timeline.\(problem)") }
         let (history, rows) = relevanceAfter(timeline, record.relevance, at: now)
         var plan = Plan()
         plan.store.append(.putTimeline(id, timeline, receivedAt: now))
@@ -39,6 +40,7 @@ extension DaemonState {
             record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
             record.relevance = history
         }
+        noteClues(id, history)
         scheduler.setPolicyDue(id, policyDue)
         scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
     }

@@ -47,5 +47,11 @@ extension DaemonState {
     mutating func updateShown(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
         instances.update(id, change)
         scheduler.setHiddenSince(id, instances.read(id) { $0.pointee.hiddenSince } ?? nil)
+        // While the session is locked, an instance a host shows is not held (docs/clues.md).
+        if scheduler.budget.session.locked, scheduler.budget.session.shownWhileLocked.contains(id) != instances.visible.contains(id) {
+            var budget = scheduler.budget
+            budget.session.shownWhileLocked = instances.visible
+            scheduler.updateBudget(budget, only: [id])
+        }
     }
 }

@@ -39,10 +39,16 @@ extension Engine {
         let limit = scheduler.budgetLimit(params.id, now: now)
         let allowed = budget.nextAllowed(history, limit: limit).flatMap { $0 > now ? $0 : nil }
         let record = state.instances[params.id]
-        call.succeed(BudgetResult(
+        let full = state.settings.dailyReloadLimit
+        var result = BudgetResult(
             instance: params.id, enabled: budget.enabled, used: budget.used(history, now: now), limit: limit,
             spacing: budget.spacing, lastReload: history.last, nextAllowed: budget.enabled ? allowed : nil,
             pending: scheduler.pendingReload(for: params.id).map(ScheduleItem.init),
-            lastShown: record?.lastVisible, shown: record?.visible, fullLimit: limit < budget.limit ? budget.limit : nil))
+            lastShown: record?.lastVisible, shown: record?.visible, fullLimit: limit < full ? full : nil)
+        // Why, in the words of docs/clues.md: the session's lowering and holds.
+        let lowered = (budget.session.fullLimit != nil ? ["battery"] : []) + (limit < budget.limit ? ["hidden"] : [])
+        result.loweredBy = lowered.isEmpty ? nil : lowered
+        result.held = budget.hold(.policy, at: now, shown: record?.hiddenSince, instance: params.id)
+        call.succeed(result)
     }
 }

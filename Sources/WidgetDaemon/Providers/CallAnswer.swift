@@ -13,13 +13,15 @@ enum CallAnswer {
         return try decode(Options.self, data).options
     }
 
-    /// `{"relevance": [{"date", "score", "duration"?}]}`: dated scores, each holding for its
-    /// duration (0 or absent: until the next), as a timeline entry's relevance does.
+    /// `{"relevance": [{"date", "score", "duration"?, "when"?}]}`: dated scores, each holding for
+    /// its duration (0 or absent: until the next) and under its clues, as a timeline entry's
+    /// relevance does.
     static func relevance(from data: Data) throws(ProviderFailure) -> [RelevanceSample] {
         struct Sample: Decodable {
             var date: Date
             var score: Double
             var duration: TimeInterval?
+            var when: [ClueAlternative]?
         }
         struct Answer: Decodable { var relevance: [Sample] }
         let samples = try decode(Answer.self, data).relevance
@@ -32,7 +34,10 @@ enum CallAnswer {
                 throw .invalidAnswer("relevance[\(index)].duration: the window would end after \(SupportedDates.latestText)")
             }
         }
-        return samples.map { RelevanceSample(date: $0.date, score: $0.score, duration: $0.duration ?? 0) }
+        for (index, sample) in samples.enumerated() where sample.when.map({ $0.isEmpty || $0.count > ClueAlternative.maxAlternatives }) ?? false {
+            throw .invalidAnswer("relevance[\(index)].when: expected 1 to \(ClueAlternative.maxAlternatives) alternatives")
+        }
+        return samples.map { RelevanceSample(date: $0.date, score: $0.score, duration: $0.duration ?? 0, when: $0.when) }
     }
 
     /// `perform`: a JSON object, handed to the host as it is (by convention `{}` or

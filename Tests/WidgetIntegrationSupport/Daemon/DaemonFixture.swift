@@ -55,10 +55,11 @@ final class DaemonFixture {
     /// Writes a descriptor for `kind` run by `exec` (relative paths resolve in the widgets dir).
     func descriptor(
         _ kind: String, exec: [String]?, families: [String] = ["systemSmall", "systemMedium"], timeout: Double? = nil,
-        intent: [String: Any]? = nil, batch: Bool = false
+        intent: [String: Any]? = nil, batch: Bool = false, clues: [String] = []
     ) throws {
         var object: [String: Any] = ["kind": kind, "displayName": kind, "supportedFamilies": families]
         if let intent { object["intent"] = intent }
+        if !clues.isEmpty { object["clues"] = clues }
         if let exec {
             var provider: [String: Any] = ["exec": exec]
             if let timeout { provider["timeout"] = timeout }

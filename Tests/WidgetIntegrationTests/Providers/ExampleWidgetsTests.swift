@@ -65,6 +65,20 @@ extension Integration {
                 .contains("configuration.character: unknown case \"dragon\""))
         }
 
+        @Test func upNextIsOneEntryRelevantWhileHeadphonesAreConnected() throws {
+            let fixture = try Self.start()
+            let id = try fixture.add("com.example.up-next")
+            #expect(fixture.ctl("clock", "advance", "0s").status == 0)
+            let (entries, policy, error) = Self.timeline(fixture, id)
+            #expect(error == nil)
+            #expect(policy as? String == "never")
+            #expect(entries.count == 1)
+            #expect((entries.first?["content"] as? [String: Any])?["episode"] as? String != nil)
+            let relevance = entries.first?["relevance"] as? [String: Any]
+            #expect(relevance?["score"] as? Double == 1)
+            #expect((relevance?["when"] as? [[String: Any]])?.first?["headphones"] as? Bool == true)
+        }
+
         @Test func shortcutsShowFourOfEightButtonsForTwoHours() throws {
             let fixture = try Self.start()
             let options = fixture.ctl("--json", "options", "com.example.shortcuts", "buttons").object["options"] as? [[String: Any]]

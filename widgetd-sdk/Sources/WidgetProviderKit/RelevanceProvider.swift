@@ -24,12 +24,17 @@ public struct DatedRelevance: Codable, Hashable, Sendable {
     public var date: Date
     public var score: Float
     public var duration: TimeInterval
+    /// The contexts under which it applies (`when`); nil: always.
+    public var contexts: [RelevantContext]?
 
-    public init(date: Date, score: Float, duration: TimeInterval = 0) {
+    public init(date: Date, score: Float, duration: TimeInterval = 0, contexts: [RelevantContext]? = nil) {
         self.date = date
         self.score = score
         self.duration = duration
+        self.contexts = contexts
     }
+
+    private enum CodingKeys: String, CodingKey { case date, score, duration, contexts = "when" }
 }
 
 extension KindServing {

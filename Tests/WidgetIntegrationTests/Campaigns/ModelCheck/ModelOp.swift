@@ -1,3 +1,5 @@
+import Foundation
+
 /// One operation of the model check: sent to the daemon, and applied to the model.
 /// Instances are named `i1`, `i2`, ... in the order of their adds.
 enum ModelOp: Sendable {
@@ -13,6 +15,8 @@ enum ModelOp: Sendable {
     case stackAdd(String, instance: String)
     case swipe(String, instance: String)
     case smartRotate(String, on: Bool)
+    /// A host sets the `room` context value (nil removes it).
+    case context(room: String?)
     case advance(Seconds)
     case setClock(Seconds)
 
@@ -53,6 +57,8 @@ enum ModelOp: Sendable {
             return ("stack.swipe", ["name": name, "instance": id(instance)])
         case .smartRotate(let name, let on):
             return ("stack.smartRotate", ["name": name, "on": on])
+        case .context(let room):
+            return ("context.set", ["values": ["room": room.map { $0 as Any } ?? NSNull()]])
         case .advance(let seconds):
             return ("clock.advance", ["seconds": seconds])
         case .setClock(let date):
@@ -78,6 +84,7 @@ enum ModelOp: Sendable {
         case .stackAdd(let name, let instance): model.addToStack(name, id(instance))
         case .swipe(let name, let instance): model.swipe(name, to: id(instance))
         case .smartRotate(let name, let on): model.setSmartRotate(name, on)
+        case .context(let room): model.setRoom(room)
         case .advance(let seconds): model.advance(to: model.now + seconds)
         case .setClock(let date): model.advance(to: date)
         }
@@ -94,7 +101,8 @@ extension ModelOp: CustomStringConvertible {
             "configure \(name)" + (topic.map { " topic=\($0)" } ?? "") + (mode.map { " mode=\($0)" } ?? "")
         case .push(let name, let entries, let policy):
             "push \(name) \(policy) " + entries.map { entry in
-                "\(ModelTime.iso(entry.date).dropFirst(11))" + (entry.relevance.map { "(\($0.score),\($0.duration))" } ?? "")
+                "\(ModelTime.iso(entry.date).dropFirst(11))"
+                    + (entry.relevance.map { "(\($0.score),\($0.duration)" + ($0.room.map { ",room=\($0)" } ?? "") + ")" } ?? "")
             }.joined(separator: " ")
         case .reload(let kinds, let userInitiated):
             "reload \(kinds.map(\.rawValue).joined(separator: " "))" + (userInitiated ? " --user-initiated" : "")
@@ -107,6 +115,7 @@ extension ModelOp: CustomStringConvertible {
         case .stackAdd(let name, let instance): "stack add \(name) \(instance)"
         case .swipe(let name, let instance): "stack swipe \(name) \(instance)"
         case .smartRotate(let name, let on): "stack smart-rotate \(name) \(on ? "on" : "off")"
+        case .context(let room): room.map { "context set room=\($0)" } ?? "context set --unset room"
         case .advance(let seconds): "clock advance \(seconds)s"
         case .setClock(let date): "clock set \(ModelTime.iso(date))"
         }

@@ -23,6 +23,7 @@ struct ModelOpGenerator {
             (2, { .reload(Array(ModelKind.allCases.shuffled(using: &$0.random).prefix(2)), userInitiated: true) }),
             (2, { .reloadAll(userInitiated: $0.random.chance(0.4)) }),
             (5, { $0.donate(model.now) }),
+            (3, { .context(room: $0.random.pick(["r1", "r2", nil])) }),
         ]
         if names.count < Self.maxInstances { choices.append((6, { $0.add(model) })) }
         if names.count > 3 { choices.append((names.count > 7 ? 5.0 : 2.0, { .remove($0.random.pick(names)) })) }
@@ -93,9 +94,12 @@ struct ModelOpGenerator {
         pushes += 1
         let offsets: [Seconds] = [-1800, -600, -60, 0, 30, 300, 600, 1200, 2400]
         let count = random.chance(0.05) ? 0 : Int.random(in: 1...5, using: &random)
+        // Only the push-only kind declares the `context` clue.
+        let clued = model.instance(named: name)?.kind == .push
         let entries = (0..<count).map { k -> ModelEntry in
-            let relevance = random.chance(0.75)
+            var relevance = random.chance(0.75)
                 ? ModelRelevanceValue(score: random.pick([-1, 0, 1, 2, 3, 5]), duration: random.pick([0, 0, 120, 600])) : nil
+            if clued, relevance != nil, random.chance(0.4) { relevance?.room = random.pick(["r1", "r2"]) }
             return ModelEntry(date: model.now + random.pick(offsets), content: "push/\(pushes)/k\(k)", relevance: relevance)
         }
         let policy: ModelPolicy = switch Int.random(in: 0..<5, using: &random) {

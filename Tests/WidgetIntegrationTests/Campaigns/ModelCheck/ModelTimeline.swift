@@ -1,7 +1,10 @@
-/// `relevance {score, duration}` of an entry (duration 0: until the next relevance).
+/// `relevance {score, duration}` of an entry (duration 0: until the next relevance), and its
+/// context clue: with `room`, `when: [{"context": {"room": ROOM}}]`, the score counts only
+/// while a host has set that room (docs/clues.md).
 struct ModelRelevanceValue: Equatable, Sendable {
     var score: Double
     var duration: Seconds
+    var room: String? = nil
 }
 
 struct ModelEntry: Equatable, Sendable {
@@ -12,7 +15,11 @@ struct ModelEntry: Equatable, Sendable {
 
     var json: [String: Any] {
         var object: [String: Any] = ["date": ModelTime.iso(date), "content": ["v": content]]
-        if let relevance { object["relevance"] = ["score": relevance.score, "duration": relevance.duration] }
+        if let relevance {
+            var value: [String: Any] = ["score": relevance.score, "duration": relevance.duration]
+            if let room = relevance.room { value["when"] = [["context": ["room": room]]] }
+            object["relevance"] = value
+        }
         return object
     }
 }
@@ -73,6 +80,8 @@ struct ModelSample: Equatable, Sendable {
     var date: Seconds
     var score: Double
     var duration: Seconds
+    /// The room its clue names; nil: it always counts.
+    var room: String? = nil
 }
 
 /// An instance's relevance over time (docs/smart-stacks.md): the current timeline's scores,
@@ -101,7 +110,7 @@ struct ModelRelevance: Equatable, Sendable {
             past.append(sample)
         }
         current = timeline.entries.compactMap { entry in
-            entry.relevance.map { ModelSample(date: entry.date, score: $0.score, duration: $0.duration) }
+            entry.relevance.map { ModelSample(date: entry.date, score: $0.score, duration: $0.duration, room: $0.room) }
         }
     }
 

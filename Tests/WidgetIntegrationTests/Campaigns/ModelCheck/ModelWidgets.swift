@@ -104,7 +104,7 @@ enum ModelWidgets {
             case "c": ["./model-c"]
             default: nil
             }
-            try fixture.descriptor(kind.rawValue, exec: exec, intent: intent(for: kind))
+            try fixture.descriptor(kind.rawValue, exec: exec, intent: intent(for: kind), clues: kind == .push ? ["context"] : [])
         }
         return ["--config", config]
     }

@@ -22,13 +22,15 @@ extension WidgetModel {
     }
 
     /// The stack's instances ranked now, in stack order: rank = relevance weight × relative
-    /// relevance + affinity weight × donation affinity; a score <= 0 in force is ineligible.
+    /// relevance + affinity weight × donation affinity; a score <= 0 in force is ineligible. A
+    /// score whose clue names another room than the host set counts as relative relevance 0.
     func candidates(of stack: ModelStack) -> [ModelStack.Candidate] {
         stack.instances.compactMap { id -> ModelStack.Candidate? in
             guard let instance = instance(id: id) else { return nil }
-            let score = instance.relevance.inForce(at: now)?.score
-            let eligible = (score ?? 1) > 0
-            let relative = instance.relevance.relative(at: now, window: ModelWidgets.relevanceWindow)
+            let inForce = instance.relevance.inForce(at: now)
+            let eligible = (inForce?.score ?? 1) > 0
+            var relative = instance.relevance.relative(at: now, window: ModelWidgets.relevanceWindow)
+            if let clue = inForce?.room, clue != room { relative = 0 }
             let donations = matched[id] ?? []
             let affinity = donations.isEmpty ? 0 : ModelAffinity.value(donations, at: now)
             let rank = eligible ? ModelWidgets.relevanceWeight * relative + ModelWidgets.affinityWeight * affinity : 0

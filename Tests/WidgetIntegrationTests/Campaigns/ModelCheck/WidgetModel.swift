@@ -15,6 +15,8 @@ struct WidgetModel: Sendable {
     private(set) var donations: [ModelDonation] = []
     /// Each instance's matching donations: they change only with donations and configurations.
     private(set) var matched: [String: [ModelDonation]] = [:]
+    /// The host's `room` context value (`context.set`); nil: not set.
+    private(set) var room: String?
     private var added = 0
     /// What the current step saw, for telling known causes of a disagreement.
     var notes = ModelStepNotes()
@@ -98,6 +100,12 @@ struct WidgetModel: Sendable {
     mutating func deleteDonations(group: String) {
         donations.removeAll { $0.group == group }
         matchDonations()
+        settle()
+    }
+
+    /// A host sets (or, with nil, removes) the `room` context value.
+    mutating func setRoom(_ room: String?) {
+        self.room = room
         settle()
     }
 
