@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import WidgetIntegrationSupport
 
@@ -39,6 +40,24 @@ extension Integration {
             try logind.emit("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "SessionNew", "so", ["2", "s", "c2", "o", second])
             try session.waitFor("session", "unlocked")
             try logind.emit("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "SessionRemoved", "so", ["2", "s", "c2", "o", second])
+            try session.waitFor("session", "locked")
+        }
+
+        /// A user's service counts only that user's sessions (here root's, the test's own uid).
+        @Test func aUsersServiceCountsOnlyItsOwnSessions() throws {
+            let fixture = try DaemonFixture()
+            let session = try SessionBus(fixture)
+            let logind = try session.logind()
+            let other = try Self.addSession(logind, "c1", uid: 1000)
+            try logind.call(other, "org.freedesktop.login1.Session", "SetLockedHint", "b", ["true"])
+            try session.startWidgetd(arguments: ["--user-service"])
+            try session.waitForSource("logind", "available")
+            #expect(session.value("session") == nil, "another user's session counted: \(session.context())")
+
+            let own = try Self.addSession(logind, "c2", uid: Int(getuid()))
+            try logind.emit("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "SessionNew", "so", ["2", "s", "c2", "o", own])
+            try session.waitFor("session", "unlocked")
+            try logind.call(own, "org.freedesktop.login1.Session", "SetLockedHint", "b", ["true"])
             try session.waitFor("session", "locked")
         }
 
