@@ -38,7 +38,8 @@ extension SessionWatchers {
         var events: [SessionEvent] = [.appeared(source)]
         switch source {
         case .logind:
-            let listed = SessionSignal.sessions(listed: call(SessionNames.logind, SessionNames.logindPath, SessionNames.logindManager, "ListSessions")?.first)
+            let answer = call(SessionNames.logind, SessionNames.logindPath, SessionNames.logindManager, "ListSessions")
+            let listed = SessionSignal.sessions(listed: answer?.first)
             for case .session(let path, _, _) in listed { events += readSession(path) }
             takeInhibitor()
         case .upower:
