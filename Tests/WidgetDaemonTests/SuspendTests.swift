@@ -135,4 +135,38 @@ import WidgetCore
         #expect(end.passes - start.passes == 6)
         #expect(clocks.live == 0)
     }
+
+    /// logind's path: `PrepareForSleep(true)` returns once the commits are stored, and at
+    /// `PrepareForSleep(false)` what came due runs in one step; the wall-clock watcher's tick,
+    /// which a resume also sets off, then finds nothing more and arms no second timer.
+    @Test func logindsResumeRunsWhatCameDueInOneStepAndTheWatchersTickAddsNothing() async throws {
+        let clocks = ManualClocks(wall: "2026-01-05T08:00:00Z")
+        let harness = try Self.harness(clocks)
+        let engine = harness.engine
+        _ = try await Self.push(harness, ["08:00", "09:00", "09:30", "10:00", "10:15"])
+        let seen = Mutex<[Data]>([])
+        let subscriber = Subscriber { line in seen.withLock { $0.append(Data(line.readableBytesView)) } }
+        engine.events.subscribe(subscriber)
+        defer { engine.events.unsubscribe(subscriber) }
+
+        await engine.prepareForSleep()
+        #expect(await harness.inspect { $0.commits.flight.isIdle }, "commits still being stored when sleep may go on")
+        clocks.suspend(7200)
+        let before = await Self.counts(harness)
+        await harness.inspect { $0.resumedFromSleep() }
+        let resumed = await Self.counts(harness)
+        #expect(RealClockCatchUpTests.events(seen.withLock { $0 }).map(\.2) == ["09:00", "09:30", "10:00"])
+        #expect(resumed.passes - before.passes == 1)
+        #expect(resumed.timers == before.timers)
+        #expect(clocks.live == 1 && clocks.liveDelays == [900])
+
+        seen.withLock { $0 = [] }
+        await harness.inspect { $0.tick() }
+        #expect(RealClockCatchUpTests.events(seen.withLock { $0 }).isEmpty)
+        #expect(clocks.live == 1 && clocks.liveDelays == [900], "after the watcher's tick: \(clocks.liveDelays)")
+        let fired = await clocks.run(until: "2026-01-05T10:15:00Z", harness)
+        #expect(fired == 1)
+        #expect(clocks.live == 0)
+        #expect(await harness.inspect { ($0.time.wake.sleeps, $0.time.wake.resumes) } == (1, 1))
+    }
 }

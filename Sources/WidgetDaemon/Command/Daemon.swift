@@ -111,24 +111,31 @@ struct Daemon {
         // Without --dbus nothing about D-Bus runs. A bus that cannot be reached is logged and
         // tried again later: the socket is served either way.
         let dbus = try options.dbus.map { try DBusService(kind: $0, engine: engine, logger: logger) }
+        // The session's services live on the system bus for a user's service too. Signals
+        // only: with nothing changing, its thread sleeps.
+        let session = try options.contextBus
+            ? SessionService(
+                scope: options.userService ? .user(uid: getuid()) : .system, engine: engine, logger: logger)
+            : nil
         // Changes made since the state was read (retention, the first launches' answers, a
         // request that came in already) have waited for this.
         try store.openForWriting()
+        typealias Entry = ServiceGroupConfiguration.ServiceConfiguration
+        var services: [Entry] = [
+            .init(service: server),
+            .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
+            .init(service: ReloadSignalService(
+                signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
+                budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
+        ]
+        if let remote { services.append(Entry(service: remote)) }
+        if let dbus { services.append(Entry(service: dbus)) }
+        if let session { services.append(Entry(service: session)) }
+        // Last: it starts once the group traps SIGTERM, and is the first told of a shutdown (the
+        // group stops services in reverse order).
+        services.append(Entry(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)))
         let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: server),
-                .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
-                .init(service: ReloadSignalService(
-                    signals: hangups, engine: engine, notifier: notifier, configPath: options.configPath,
-                    budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
-            ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
-                + (dbus.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
-                // Last: it starts once the group traps SIGTERM, and is the first told of a
-                // shutdown (the group stops services in reverse order).
-                .init(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await engine.shutdown()
         // STOPPING=1 and the last STATUS= are queued; give them a moment, not forever.

@@ -22,4 +22,7 @@ public struct DaemonOptions: Sendable {
     public var userService = false
     /// The bus `WidgetCenter1` is served on (`--dbus`); nil: none.
     public var dbus: DBusBusKind?
+    /// Read the session's context from the system bus (`--context-bus system`, the default;
+    /// `DBUS_SYSTEM_BUS_ADDRESS` points it elsewhere); false: `--context-bus off`.
+    public var contextBus = true
 }

@@ -44,6 +44,11 @@ public struct WidgetdCommand: AsyncParsableCommand {
         help: "Serve WidgetCenter1 on the 'system' or 'session' bus, or 'off' (docs/dbus.md).")
     var dbus: String = "off"
 
+    @Option(
+        name: .customLong("context-bus"),
+        help: "Read the session's context (logind, UPower, power profiles, BlueZ, GeoClue2) from the 'system' bus (DBUS_SYSTEM_BUS_ADDRESS to point elsewhere), or 'off' (docs/context.md).")
+    var contextBus: String = "system"
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -57,6 +62,7 @@ public struct WidgetdCommand: AsyncParsableCommand {
         guard LogTarget(rawValue: logTarget) != nil else { throw ValidationError("unknown --log-target '\(logTarget)'") }
         _ = try parsedClock()
         guard dbus == "off" || DBusBusKind(rawValue: dbus) != nil else { throw ValidationError("--dbus must be 'system', 'session' or 'off'") }
+        guard ["system", "off"].contains(contextBus) else { throw ValidationError("--context-bus must be 'system' or 'off'") }
     }
 
     func parsedClock() throws -> Date? {
@@ -80,6 +86,7 @@ public struct WidgetdCommand: AsyncParsableCommand {
             configPath: config, virtualStart: try parsedClock(), budgetDisabled: noBudget, watchWidgets: !noWidgetsWatch)
         options.userService = userService
         options.dbus = DBusBusKind(rawValue: dbus)
+        options.contextBus = contextBus == "system"
         do {
             try await Daemon(options: options).run()
         } catch {

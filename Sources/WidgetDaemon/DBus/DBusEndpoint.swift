@@ -135,29 +135,7 @@ final class DBusEndpoint: @unchecked Sendable {
 
     /// Blocks until the bus or the eventfd is ready, or until sd-bus's or the retry's time-out.
     private func sleep() {
-        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-        var deadline: UInt64 = .max
-        if let bus {
-            let fd = sd_bus_get_fd(bus)
-            let events = sd_bus_get_events(bus)
-            if fd >= 0 && events >= 0 { fds.append(pollfd(fd: fd, events: Int16(events), revents: 0)) }
-            var microseconds: UInt64 = .max
-            if sd_bus_get_timeout(bus, &microseconds) >= 0, microseconds != .max {
-                deadline = microseconds.multipliedReportingOverflow(by: 1000).overflow ? .max : microseconds * 1000
-            }
-        } else {
-            deadline = retryAt
-        }
-        var timeout: Int64 = -1
-        if deadline != .max {
-            let now = Self.monotonicNanoseconds()
-            timeout = deadline > now ? Int64(clamping: deadline - now) : 0
-        }
-        let ready = fds.withUnsafeMutableBufferPointer { widgetd_ppoll($0.baseAddress, UInt($0.count), timeout) }
-        if ready > 0 && fds[0].revents != 0 {
-            var count: UInt64 = 0
-            _ = read(wakeFD, &count, MemoryLayout<UInt64>.size)
-        }
+        BusPoll.wait(bus: bus, wakeFD: wakeFD, deadline: bus == nil ? retryAt : .max)
     }
 
     // MARK: Connection
@@ -211,9 +189,7 @@ final class DBusEndpoint: @unchecked Sendable {
     }
 
     private static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        BusPoll.monotonicNanoseconds()
     }
 }
 

@@ -205,7 +205,9 @@ extension Engine {
     // MARK: Telling
 
     func publish(_ changes: [StateEvent]) {
-        guard !changes.isEmpty, events.count > 0 else { return }
+        guard !changes.isEmpty else { return }
+        events.changed()
+        guard events.count > 0 else { return }
         for change in changes {
             let event = WidgetEvent(change)
             let involved = event.donationInstances

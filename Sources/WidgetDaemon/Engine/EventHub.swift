@@ -9,6 +9,9 @@ import WidgetProtocol
 /// host that stops reading (the oldest go), so a slow host cannot grow the daemon's memory.
 public final class EventHub: Sendable {
     private let subscribers = Mutex<[ObjectIdentifier: Subscriber]>([:])
+    /// The daemon's own parts told that a step changed something, without the events (nothing
+    /// is encoded for them, and they are no subscribers): registered for the daemon's lifetime.
+    private let nudges = Mutex<[@Sendable () -> Void]>([])
 
     public init() {}
 
@@ -20,6 +23,16 @@ public final class EventHub: Sendable {
 
     func unsubscribe(_ subscriber: Subscriber) {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscriber)) }
+    }
+
+    /// Calls `nudge` after every step that changed something, on the loop, from now on.
+    func onChange(_ nudge: @escaping @Sendable () -> Void) {
+        nudges.withLock { $0.append(nudge) }
+    }
+
+    /// A step changed something (`Engine.publish`), whether or not anyone subscribes.
+    func changed() {
+        for nudge in nudges.withLock({ $0 }) { nudge() }
     }
 
     /// Encodes once, delivers to everyone (nothing without subscribers).

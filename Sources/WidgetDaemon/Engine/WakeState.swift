@@ -10,6 +10,9 @@ struct WakeState {
     var timersArmed = 0
     var timersRun = 0
     var duePasses = 0
+    /// logind's sleeps and resumes seen (`PrepareForSleep`), for `status` and tests.
+    var sleeps = 0
+    var resumes = 0
     /// What the last STATUS= text was built from, so an unchanged summary is not rebuilt.
     var statusInputs: StatusInputs?
     /// A step's consequences are being carried out; a nested call only asks for another round.
