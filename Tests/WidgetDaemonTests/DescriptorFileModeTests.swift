@@ -80,7 +80,7 @@ struct DescriptorFileModeTests {
         #expect(problem(directory + "/gone.json") == "no such file")
     }
 
-    @Test(.enabled(if: getuid() == 0, "chown needs root"))
+    @Test(.needsRoot)
     func aProgramOwnedByAnotherUserIsAProblemUnlessItsOwnerOwnsTheKind() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let program = write("provider", "#!/bin/sh\n", mode: 0o755)

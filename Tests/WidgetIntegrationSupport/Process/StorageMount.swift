@@ -2,16 +2,15 @@ import Foundation
 import Testing
 
 /// A small file system mounted for a storage-fault test: a tmpfs of a few hundred KiB that
-/// can be filled, or remounted read-only. Root only (tests check `StorageMount.allowed`).
+/// can be filled, or remounted read-only. Root only (tests name `.needs(StorageMount.unavailable)`).
 /// `unmount()` is idempotent and falls back to a lazy unmount, so a failing test never
 /// leaves a mount behind.
 final class StorageMount {
     let path: String
     private var mounted = false
 
-    /// Mounting needs root; without it the storage-fault tests are skipped with this reason.
-    static var allowed: Bool { getuid() == 0 }
-    static let skipReason: Comment = "needs root to mount a tmpfs (storage-fault tests)"
+    /// Why mounting is not possible here (it needs root), or nil.
+    static var unavailable: String? { getuid() == 0 ? nil : "needs root to mount a tmpfs (storage-fault tests)" }
 
     /// Mounts a tmpfs of `size` (mount(8) syntax: "512k") on `path`, created if needed.
     init(tmpfsAt path: String, size: String) throws {

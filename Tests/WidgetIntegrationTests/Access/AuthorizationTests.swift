@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -8,7 +9,7 @@ extension Integration {
     /// SO_PEERCRED/SO_PEERGROUPS, and widgetctl runs as a kind's owner, a host-group member,
     /// someone else, and root.
     @Suite struct Authorization {
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func ownersHostsOthersAndRoot() throws {
             let fixture = try DaemonFixture()
             // The test users must reach the socket and the copied widgetctl.

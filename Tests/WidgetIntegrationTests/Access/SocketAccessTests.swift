@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 import WidgetdClient
 @testable import WidgetIntegrationSupport
 
@@ -36,7 +37,7 @@ extension Integration {
                 environment: environment.merging(["PATH": "/usr/bin:/bin"]) { $1 })
         }
 
-        @Test(.enabled(if: TemporaryGroup.unavailable == nil, "\(TemporaryGroup.unavailable ?? "")"))
+        @Test(.needs(TemporaryGroup.unavailable))
         func theHostGroupReachesTheSocketAndOthersAreToldWhichGroupToJoin() throws {
             let (fixture, group, widgetctl) = try Self.start()
             defer {
@@ -72,7 +73,7 @@ extension Integration {
 
         /// The system socket is a fixed path, and another daemon may hold it: widgetctl runs in
         /// a mount namespace of its own whose /run holds only a link to the test's socket.
-        @Test(.enabled(if: noPrivateMounts == nil, "\(noPrivateMounts ?? "")"))
+        @Test(.needs(noPrivateMounts))
         func aUserWithoutADaemonReachesTheSystemSocket() throws {
             let (fixture, group, widgetctl) = try Self.start()
             defer {

@@ -14,7 +14,7 @@ extension Integration {
             return missing.isEmpty ? nil : "needs \(missing.joined(separator: ", ")) (scripts/setup --bars)"
         }
 
-        @Test(.enabled(if: unavailable == nil, "scripts/bar-check needs root and scripts/setup --bars"))
+        @Test(.needs(unavailable))
         func waybarShowsTheWidgetdModules() throws {
             let directory = temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }

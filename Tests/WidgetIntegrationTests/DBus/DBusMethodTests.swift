@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -7,7 +8,7 @@ extension Integration {
     /// shows, every method checked against the daemon's state through widgetctl, and errors
     /// named for the JSON-RPC ones.
     @Suite struct DBusMethods {
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func introspectionShowsTheInterface() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture)
@@ -34,7 +35,7 @@ extension Integration {
             }
         }
 
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func everyMethodActsOnTheDaemonsState() throws {
             let fixture = try DaemonFixture()
             // A kind whose provider gives fresh relevance (its `relevance` verb).
@@ -106,7 +107,7 @@ extension Integration {
             #expect(version.stdout == "s \"\(ping["daemon"] as? String ?? "?")\"\nu \(ping["protocol"] as? Int ?? -1)\n", "\(version.stdout) \(ping)")
         }
 
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func refusalsAreNamedForTheirJSONRPCErrors() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture)

@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
     /// widgetd and its bus going away under each other: the socket is served throughout, and
     /// the D-Bus interface comes back.
     @Suite struct DBusOutages {
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func aRestartedDaemonServesAClientThatStayedConnected() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture)
@@ -32,7 +33,7 @@ extension Integration {
             #expect(listed.compactMap { ($0["id"] as? [String: Any])?["data"] as? String } == [id])
         }
 
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func withoutItsBusWidgetdServesTheSocketAndComesBackOnTheBus() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture)
@@ -50,7 +51,7 @@ extension Integration {
             #expect(!fixture.logLines(containing: "D-Bus connection back").isEmpty)
         }
 
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func aBusThatIsNotThereAtStartIsLoggedAndTheSocketServed() throws {
             let fixture = try DaemonFixture()
             let missing = fixture.directory + "/no-bus"
@@ -60,7 +61,7 @@ extension Integration {
         }
 
         /// As `IdleWakeUps`, with the bus connection open: it wakes nothing while nothing happens.
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func anIdleDaemonOnTheBusWakesNoThread() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture, clock: nil)

@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
     /// `WidgetCenter1`'s signals, as `gdbus monitor` receives them: the event stream's entry
     /// changes, reloads, rotations and invalidations.
     @Suite struct DBusSignals {
-        @Test(.enabled(if: PrivateBus.unavailable == nil, "\(PrivateBus.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable))
         func reloadsEntryChangesRotationsAndInvalidationsAreSignalled() throws {
             let fixture = try DaemonFixture()
             let bus = try PrivateBus.withWidgetd(fixture)

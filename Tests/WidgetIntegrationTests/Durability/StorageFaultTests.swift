@@ -7,7 +7,7 @@ extension Integration {
     /// Issue 6, item 7: a full disk, a read-only state directory and a damaged database give
     /// a precise message, no crash loop and no silent loss; writes that cannot be made durable
     /// are refused, and the daemon recovers by itself when the fault goes.
-    @Suite(.enabled(if: StorageMount.allowed, StorageMount.skipReason))
+    @Suite(.needs(StorageMount.unavailable))
     struct StorageFaults {
         static let pushed = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"v":"PUSHED"}}],"policy":"never"}"#
 

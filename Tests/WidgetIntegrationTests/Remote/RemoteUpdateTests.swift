@@ -8,7 +8,7 @@ extension Integration {
     /// applied, nothing the broker counted as delivered lost to a SIGKILL, a broker restart
     /// survived, malformed messages refused, and the socket's authorization rules applied
     /// through the configured identity.
-    @Suite(.enabled(if: MosquittoBroker.unavailable == nil, "\(MosquittoBroker.unavailable ?? "")"))
+    @Suite(.needs(MosquittoBroker.unavailable))
     struct RemoteUpdates {
         @Test func everyKindOfMessageIsApplied() throws {
             let setup = try RemoteSetup { fixture in
@@ -262,7 +262,7 @@ extension Integration {
             #expect(fixture.log().contains(message), "\(fixture.log())")
         }
 
-        @Test(.enabled(if: StorageMount.allowed, StorageMount.skipReason))
+        @Test(.needs(StorageMount.unavailable))
         func aMessageThatCannotBeStoredComesAgainUntilItIs() throws {
             let setup = try RemoteSetup(start: false) { fixture in
                 try fixture.descriptor("test.pushed", exec: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -8,7 +9,7 @@ extension Integration {
     /// work (namespaces, read-only mounts, another uid, no capabilities, the unit's seccomp
     /// filter, all derived from the unit); this runs it on the binaries under test.
     @Suite struct ProviderSandbox {
-        @Test(.enabled(if: getuid() == 0, "needs root: namespaces, mounts and another uid"))
+        @Test(.needsRoot)
         func examplesRunUnderTheUnitsRestrictionsAndForbiddenThingsFail() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: TestPaths.repository + "/scripts/provider-sandbox")

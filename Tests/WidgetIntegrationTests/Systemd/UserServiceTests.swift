@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -12,7 +13,7 @@ extension Integration {
         /// manages everything, a kind another account owns included; widgetctl finds the
         /// user's socket by itself; another account is refused at the socket even when the
         /// file lets it connect, the kind's owner included.
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func oneUsersDaemonReadsTheirWidgetsAndLetsNobodyElseIn() throws {
             let fixture = try DaemonFixture()
             let users = try AuthUsers.open(for: fixture)

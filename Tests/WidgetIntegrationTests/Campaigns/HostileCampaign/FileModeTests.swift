@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -37,7 +38,7 @@ extension Integration {
             return byPath
         }
 
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func providersAndDirectoriesOthersCanWriteAreRefusedAndNeverRun() throws {
             let fixture = try DaemonFixture()
             let users = try AuthUsers.open(for: fixture)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -16,7 +17,7 @@ extension Integration {
         /// A kind's owner sees its own intent type's donations and not another's; a user who
         /// may not list donations sees none, in `explain`, `simulate`, `log` and the event
         /// stream; the host group and root see all. The rest of each answer is the same.
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func donationsAppearOnlyToWhoMayListThem() throws {
             let fixture = try DaemonFixture()
             chmod(fixture.directory, 0o755)
@@ -142,7 +143,7 @@ extension Integration {
         /// A refused donate with a forged line in its intent type, a stack named with terminal
         /// escapes and a configuration full of controls: one log line each, no raw control byte
         /// in the log, and none in widgetctl's tables and lines.
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func hostileNamesForgeNoLineAndReachNoTerminal() throws {
             let fixture = try DaemonFixture()
             let users = try AuthUsers.open(for: fixture)
@@ -208,7 +209,7 @@ extension Integration {
 
         /// The journal gets the same escaped text: a field holds no raw control character, and
         /// the forged intent type adds no entry.
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func theJournalGetsNamesEscaped() throws {
             let journald = try JournalFixture.ensureRunning()
             defer { journald?.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -149,7 +150,7 @@ extension Integration {
             #expect(Set(setup.donationIDs()) == ["marker", "after"])
         }
 
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func previewLaunchesPerCallerAreRated() throws {
             let limit = 20
             let fixture = try DaemonFixture()

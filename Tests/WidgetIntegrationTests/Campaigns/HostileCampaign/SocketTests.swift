@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
@@ -107,7 +108,7 @@ extension Integration {
         /// One host-group user opens 2,000 connections: it holds its share
         /// (`max-connections-per-uid`), every other one is refused naming that key, and root
         /// and a second host-group user still connect and are answered. Root only.
-        @Test(.enabled(if: AuthUsers.unavailable == nil, "\(AuthUsers.unavailable ?? "")"))
+        @Test(.needs(AuthUsers.unavailable))
         func twoThousandConnectionsFromOneUIDLeaveRoomForRootAndTheHostGroup() throws {
             SocketFlood.raiseOpenFiles(to: 8192)
             let fixture = try DaemonFixture()
