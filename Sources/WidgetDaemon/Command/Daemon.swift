@@ -2,8 +2,8 @@ import CSystemd
 import Foundation
 import LoopExecutor
 import Logging
+import ProcessSignals
 import ServiceLifecycle
-import UnixSignals
 import WidgetCore
 import WidgetDescriptorFiles
 import WidgetStore
@@ -66,7 +66,12 @@ struct Daemon {
         let server = try await ControlServer.listen(
             path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
             group: access.hostGroupName, gid: access.hostGID, private: options.userService, engine: engine, logger: logger)
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        // Caught from here on and read by a thread of their own, not by swift-service-lifecycle's
+        // DispatchSource, which would start libdispatch's pool. A SIGHUP before READY=1 waits
+        // in the stream; more than one waiting is one reload.
+        let (hangups, hangupInput) = AsyncStream.makeStream(of: CInt.self, bufferingPolicy: .bufferingNewest(1))
+        let (stops, stopInput) = AsyncStream.makeStream(of: CInt.self, bufferingPolicy: .bufferingNewest(1))
+        try SignalThread.start(name: "widgetd-signals", routes: [SIGHUP: hangupInput, SIGTERM: stopInput, SIGINT: stopInput])
         if options.virtualStart == nil {
             // The engine tells a step from time passing and logs it (EngineClock.wallStep).
             if !WallClockWatcher.start({ loop.execute { engine.assumeIsolated { $0.tick() } } }) {
@@ -116,6 +121,9 @@ struct Daemon {
         try store.openForWriting()
         let group = ServiceGroup(configuration: .init(
             services: [
+                ShutdownSignalService(signals: stops) { signal in
+                    logger.info("shutting down", metadata: ["signal": "\(signal == SIGINT ? "SIGINT" : "SIGTERM")"])
+                }.configuration,
                 .init(service: server),
                 .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
                 .init(service: ReloadSignalService(
@@ -123,11 +131,9 @@ struct Daemon {
                     budgetDisabled: options.budgetDisabled, singleUser: options.userService, logger: logger)),
             ] + (remote.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
                 + (dbus.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
-                // Last: it starts once the group traps SIGTERM, and is the first told of a
-                // shutdown (the group stops services in reverse order).
+                // Last: the first told of a shutdown (the group stops services in reverse order).
                 .init(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)),
             ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
         await engine.shutdown()
