@@ -82,6 +82,9 @@ let package = Package(
                 "CExecutorHook", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
+        // Transient scopes for provider launches, over sd-bus (C: sd-bus builds messages with
+        // variadic calls).
+        .target(name: "CLaunchScope", linkerSettings: [.linkedLibrary("systemd")]),
         // A signal handler that writes to a pipe: async-signal-safe, and no DispatchSource.
         .target(name: "CSignalPipe"),
         // Signals taken by a thread of their own, not a DispatchSource: for widgetd and widgetd-web.
@@ -94,7 +97,7 @@ let package = Package(
             name: "WidgetDaemon",
             dependencies: [
                 "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto", "LoopExecutor",
-                "ProcessSignals",
+                "ProcessSignals", "CLaunchScope",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -56,7 +56,9 @@ struct Daemon {
         }
         let loop = LoopExecutor.loop
         let engine = Engine(
-            loop: loop, store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders),
+            loop: loop, store: store, runner: ExecProviderRunner(
+                maxConcurrent: settings.maxConcurrentProviders,
+                scopes: LaunchScopes.underSystemd(userService: options.userService, logger: logger)),
             settings: settings, catalog: catalog,
             setup: EngineSetup(widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory),
             virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier),
