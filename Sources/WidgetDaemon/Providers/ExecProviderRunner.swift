@@ -66,7 +66,7 @@ public final class ExecProviderRunner: ProviderRunning {
         // Moved in right after the start: what the provider starts from then on is in its
         // scope; anything started before is still swept below.
         let scope = scopes?.contain(
-            child.pid, kind: invocation.exec[0], memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
+            child.pid, program: invocation.exec[0], memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
         let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))
         let io = child.exchange(
             input: invocation.request, maxOutput: invocation.maxAnswerBytes, deadline: deadline)

@@ -38,7 +38,7 @@ final class LaunchScopes: Sendable {
 
     /// Moves the provider `pid` into a new scope; nil when the manager cannot (then the launch
     /// runs in the daemon's own group, under its rlimits, swept at its end as outside systemd).
-    func contain(_ pid: pid_t, kind: String, memoryMax: Int, cpuQuota: Int) -> LaunchScope? {
+    func contain(_ pid: pid_t, program: String, memoryMax: Int, cpuQuota: Int) -> LaunchScope? {
         guard usable.load(ordering: .relaxed) else { return nil }
         var bus: OpaquePointer?
         let opened = widgetd_scope_bus_open(&bus, user ? 1 : 0)
@@ -50,7 +50,7 @@ final class LaunchScopes: Sendable {
         let name = "widgetd-launch-\(getpid())-\(number).scope"
         var error = [CChar](repeating: 0, count: 512)
         let started = widgetd_scope_start(
-            bus, name, "widgetd provider of \(kind)", pid, UInt64(memoryMax),
+            bus, name, "widgetd provider \(program)", pid, UInt64(memoryMax),
             // CPUQuota= in per cent of one CPU, as µs of CPU time per second.
             UInt64(cpuQuota) * 10_000, Self.startTimeoutMicroseconds, &error, error.count)
         guard started >= 0 else {
