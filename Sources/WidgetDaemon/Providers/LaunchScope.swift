@@ -5,8 +5,9 @@ import Foundation
 final class LaunchScope {
     let name: String
     private let bus: OpaquePointer
-    /// The scope's `memory.events`, opened while the scope exists: the manager removes the
-    /// group as soon as its last process exits, and the count of OOM kills with it.
+    /// The scope's count of OOM kills (`memory.events` of cgroup v2, `memory.oom_control` of
+    /// v1), opened while the scope exists: the manager removes the group as soon as its last
+    /// process exits, and the count with it.
     private let events: CInt
 
     init(bus: OpaquePointer, name: String, pid: pid_t) {
@@ -39,11 +40,23 @@ final class LaunchScope {
         return nil
     }
 
-    /// `/sys/fs/cgroup/PATH/memory.events` of the group `pid` is in now (cgroup v2).
+    /// The file that counts OOM kills in the memory group `pid` is in now: the v1 memory
+    /// controller's where it has one (a hybrid or legacy hierarchy), v2's otherwise. Both
+    /// count them on an `oom_kill N` line.
     private static func openEvents(of pid: pid_t) -> CInt {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
-        else { return -1 }
-        return open("/sys/fs/cgroup\(line.dropFirst(3))/memory.events", O_RDONLY | O_CLOEXEC)
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/cgroup", encoding: .utf8) else { return -1 }
+        let lines = text.split(separator: "\n")
+        let path: String
+        if let memory = lines.compactMap({ line -> Substring? in
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            return fields.count == 3 && fields[1].split(separator: ",").contains("memory") ? fields[2] : nil
+        }).first {
+            path = "/sys/fs/cgroup/memory\(memory)/memory.oom_control"
+        } else if let unified = lines.first(where: { $0.hasPrefix("0::") }) {
+            path = "/sys/fs/cgroup\(unified.dropFirst(3))/memory.events"
+        } else {
+            return -1
+        }
+        return open(path, O_RDONLY | O_CLOEXEC)
     }
 }
