@@ -82,16 +82,26 @@ let package = Package(
                 "CExecutorHook", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
+        // Transient scopes for provider launches, over sd-bus (C: sd-bus builds messages with
+        // variadic calls).
+        .target(name: "CLaunchScope", linkerSettings: [.linkedLibrary("systemd")]),
+        // A signal handler that writes to a pipe: async-signal-safe, and no DispatchSource.
+        .target(name: "CSignalPipe"),
+        // Signals taken by a thread of their own, not a DispatchSource: for widgetd and widgetd-web.
+        .target(
+            name: "ProcessSignals",
+            dependencies: ["CSignalPipe", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict),
         // The daemon: engine actor, socket server, provider runner, systemd glue.
         .target(
             name: "WidgetDaemon",
             dependencies: [
                 "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto", "LoopExecutor",
+                "ProcessSignals", "CLaunchScope",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "WidgetdClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -119,6 +129,7 @@ let package = Package(
             name: "WidgetWeb",
             dependencies: [
                 "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures", "LoopExecutor",
+                "ProcessSignals",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server below the router: a gate in front of HTTP on every connection.
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -34,6 +34,8 @@ public struct DaemonSettings: Sendable, Hashable, Codable {
     public var providerMemoryMax: Int = 512 * 1024 * 1024
     /// RLIMIT_CPU of each launch, in whole seconds of CPU time.
     public var providerCPUMax: Int = 60
+    /// CPUQuota= of each launch's scope under systemd, in per cent of one CPU (0: none).
+    public var providerCPUQuota: Int = 100
     /// Launches one caller other than root (and the daemon's own user) may cause through
     /// `preview`, `placeholder` and `options` in any rolling minute; more are refused.
     public var previewLaunchesPerMinute: Int = 120
@@ -185,6 +187,13 @@ extension DaemonSettings {
                 throw SettingsError(line: line, reason: "cpu-max: '\(value)' is more than 24h")
             }
             providerCPUMax = Int(seconds.rounded(.up))
+        case ("providers", "cpu-quota"):
+            // "50%" as systemd writes CPUQuota=, or a bare number of per cent.
+            let percent = value.hasSuffix("%") ? String(value.dropLast()).trimmingCharacters(in: .whitespaces) : value
+            guard let number = Int(percent), (0...100_000).contains(number) else {
+                throw SettingsError(line: line, reason: "cpu-quota: '\(value)' is not a share of one CPU like 50% (0%...100000%)")
+            }
+            providerCPUQuota = number
         case ("providers", "preview-launches-per-minute"): previewLaunchesPerMinute = try count(1...100_000)
         case ("rotation", "relevance-weight"): rotation.relevanceWeight = try weight()
         case ("rotation", "affinity-weight"): rotation.affinityWeight = try weight()

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ProcessSignals
 import ServiceLifecycle
 
 /// The web host assembled: the routes, the subscription that feeds every browser, and the
@@ -56,8 +57,14 @@ public struct WebHost: Sendable {
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)
                     }))
         }
+        // A thread of its own reads them: swift-service-lifecycle's
+        // DispatchSource would start libdispatch's pool, which wakes the host every second. A
+        // hang-up ends the host as it did when signals went unhandled.
+        let (stops, stopInput) = AsyncStream.makeStream(of: CInt.self, bufferingPolicy: .bufferingNewest(1))
+        try SignalThread.start(name: "widgetd-web-sig", routes: [SIGTERM: stopInput, SIGINT: stopInput, SIGHUP: stopInput])
         let group = ServiceGroup(
-            configuration: .init(services: servers, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(
+                services: [ShutdownSignalService(signals: stops).configuration] + servers.map { .init(service: $0) }, logger: logger))
         try await group.run()
     }
 

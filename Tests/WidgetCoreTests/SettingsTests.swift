@@ -51,6 +51,7 @@ struct SettingsTests {
             max-answer-bytes = 1024
             memory-max = 16777216
             cpu-max = 90s
+            cpu-quota = 50%
             [budget]
             daily-limit = 41
             hidden-after = 2h
@@ -66,6 +67,7 @@ struct SettingsTests {
         expected.maxAnswerBytes = 1024
         expected.providerMemoryMax = 16 * 1024 * 1024
         expected.providerCPUMax = 90
+        expected.providerCPUQuota = 50
         expected.hiddenAfter = 7200
         expected.hiddenDailyLimit = 6
         #expect(settings == expected)
@@ -88,6 +90,8 @@ struct SettingsTests {
         ("[providers]\nmemory-max = 512M\n", 2, "memory-max"),
         ("[providers]\ncpu-max = 0s\n", 2, "cpu-max"),
         ("[providers]\ncpu-max = 2d\n", 2, "cpu-max: '2d' is more than 24h"),
+        ("[providers]\ncpu-quota = -5%\n", 2, "cpu-quota: '-5%' is not a share of one CPU"),
+        ("[providers]\ncpu-quota = half\n", 2, "cpu-quota"),
         ("[scheduler]\nmin-spacing = 5m\n", 2, "unknown key 'min-spacing' in [scheduler]"),
         ("[budget]\nhidden-daily-limit = 0\n", 2, "hidden-daily-limit: '0' is not an integer in 1...100000"),
         ("[budget]\nhidden-after = soon\n", 2, "hidden-after"),

@@ -2,8 +2,8 @@ import CSystemd
 import Foundation
 import LoopExecutor
 import Logging
+import ProcessSignals
 import ServiceLifecycle
-import UnixSignals
 import WidgetCore
 import WidgetDescriptorFiles
 import WidgetStore
@@ -56,7 +56,9 @@ struct Daemon {
         }
         let loop = LoopExecutor.loop
         let engine = Engine(
-            loop: loop, store: store, runner: ExecProviderRunner(maxConcurrent: settings.maxConcurrentProviders),
+            loop: loop, store: store, runner: ExecProviderRunner(
+                maxConcurrent: settings.maxConcurrentProviders,
+                scopes: LaunchScopes.underSystemd(userService: options.userService, logger: logger)),
             settings: settings, catalog: catalog,
             setup: EngineSetup(widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory),
             virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier),
@@ -66,7 +68,12 @@ struct Daemon {
         let server = try await ControlServer.listen(
             path: options.socketPath, inheritedSocket: SocketActivation.controlSocket(),
             group: access.hostGroupName, gid: access.hostGID, private: options.userService, engine: engine, logger: logger)
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        // Caught from here on and read by a thread of their own, not by swift-service-lifecycle's
+        // DispatchSource, which would start libdispatch's pool. A SIGHUP before READY=1 waits
+        // in the stream; more than one waiting is one reload.
+        let (hangups, hangupInput) = AsyncStream.makeStream(of: CInt.self, bufferingPolicy: .bufferingNewest(1))
+        let (stops, stopInput) = AsyncStream.makeStream(of: CInt.self, bufferingPolicy: .bufferingNewest(1))
+        try SignalThread.start(name: "widgetd-signals", routes: [SIGHUP: hangupInput, SIGTERM: stopInput, SIGINT: stopInput])
         if options.virtualStart == nil {
             // The engine tells a step from time passing and logs it (EngineClock.wallStep).
             if !WallClockWatcher.start({ loop.execute { engine.assumeIsolated { $0.tick() } } }) {
@@ -122,6 +129,9 @@ struct Daemon {
         try store.openForWriting()
         typealias Entry = ServiceGroupConfiguration.ServiceConfiguration
         var services: [Entry] = [
+            ShutdownSignalService(signals: stops) { signal in
+                logger.info("shutting down", metadata: ["signal": "\(signal == SIGINT ? "SIGINT" : "SIGTERM")"])
+            }.configuration,
             .init(service: server),
             .init(service: WatchdogService(loop: loop, notifier: notifier, logger: logger)),
             .init(service: ReloadSignalService(
@@ -131,11 +141,10 @@ struct Daemon {
         if let remote { services.append(Entry(service: remote)) }
         if let dbus { services.append(Entry(service: dbus)) }
         if let session { services.append(Entry(service: session)) }
-        // Last: it starts once the group traps SIGTERM, and is the first told of a shutdown (the
-        // group stops services in reverse order).
+        // Last: the first told of a shutdown (the group stops services in reverse order).
         services.append(Entry(service: ReadinessService(engine: engine, notifier: notifier, logger: logger)))
         let group = ServiceGroup(configuration: .init(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            services: services, logger: logger))
         try await group.run()
         await engine.shutdown()
         // STOPPING=1 and the last STATUS= are queued; give them a moment, not forever.

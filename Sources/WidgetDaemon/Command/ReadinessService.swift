@@ -3,7 +3,6 @@ import Foundation
 import LoopExecutor
 import Logging
 import ServiceLifecycle
-import UnixSignals
 import WidgetCore
 import WidgetDescriptorFiles
 import WidgetStore

@@ -29,7 +29,8 @@ extension Engine {
             exec: launch.provider.exec, verb: "timeline",
             request: ProviderRequest(verb: "timeline", members: launch.members, now: launch.date).json(),
             timeout: launch.provider.timeout ?? settings.providerTimeout, maxAnswerBytes: settings.maxAnswerBytes, owner: owner,
-            memoryMax: settings.memoryMax(for: launch.provider), cpuMax: settings.cpuMax(for: launch.provider))
+            memoryMax: settings.memoryMax(for: launch.provider), cpuMax: settings.cpuMax(for: launch.provider),
+            cpuQuota: settings.providerCPUQuota)
     }
 
     /// Runs the provider and reads its answer, off the engine's loop.

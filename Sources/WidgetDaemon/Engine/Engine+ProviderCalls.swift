@@ -143,7 +143,7 @@ extension Engine {
             exec: provider.exec, verb: verb, request: (try? WidgetJSON.encoder.encode(request)) ?? Data("{}".utf8),
             timeout: provider.timeout ?? state.settings.providerTimeout, maxAnswerBytes: state.settings.maxAnswerBytes,
             owner: descriptor.owner, memoryMax: state.settings.memoryMax(for: provider),
-            cpuMax: state.settings.cpuMax(for: provider))
+            cpuMax: state.settings.cpuMax(for: provider), cpuQuota: state.settings.providerCPUQuota)
         do {
             return try await io.runner.run(invocation)
         } catch {

@@ -2,17 +2,25 @@ import Foundation
 import WidgetDescriptorFiles
 
 /// Runs providers as child processes. Each runs in its own process group, under its memory
-/// and CPU limits, and the end of its launch sweeps every process it started, including
-/// ones that left the group (`LaunchContainment`). The blocking I/O happens on a launch
-/// thread (`LaunchThreads`), never on the event loop.
+/// and CPU limits, under systemd in a transient scope of its own (`LaunchScopes`), and the
+/// end of its launch kills its scope and sweeps every process it started, including ones
+/// that left the group (`LaunchContainment`). The blocking I/O happens on a launch thread
+/// (`LaunchThreads`), never on the event loop.
 public final class ExecProviderRunner: ProviderRunning {
     private let threads: LaunchThreads
     private let containment = LaunchContainment()
+    private let scopes: LaunchScopes?
     /// Looks programs up as `posix_spawnp` does, on the daemon's PATH.
     private let programs = SystemPrograms()
 
-    public init(maxConcurrent: Int) {
+    public convenience init(maxConcurrent: Int) {
+        self.init(maxConcurrent: maxConcurrent, scopes: nil)
+    }
+
+    /// `scopes`: under systemd, the manager that gives each launch a scope.
+    init(maxConcurrent: Int, scopes: LaunchScopes?) {
         threads = LaunchThreads(limit: maxConcurrent, name: "widgetd-launch")
+        self.scopes = scopes
     }
 
     public var running: Int {
@@ -55,6 +63,10 @@ public final class ExecProviderRunner: ProviderRunning {
         } catch {
             return .failure(error)
         }
+        // Moved in right after the start: what the provider starts from then on is in its
+        // scope; anything started before is still swept below.
+        let scope = scopes?.contain(
+            child.pid, program: invocation.exec[0], memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
         let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))
         let io = child.exchange(
             input: invocation.request, maxOutput: invocation.maxAnswerBytes, deadline: deadline)
@@ -78,22 +90,29 @@ public final class ExecProviderRunner: ProviderRunning {
                 result = .failure(
                     ProviderFailure.exited(code, stderr: stderr)
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
+            case .signaled(SIGKILL) where scope?.oomKilled == true:
+                // The kernel's OOM killer, at the scope's MemoryMax=.
+                result = .failure(
+                    .pastLimit(setting: "memory-max", limit: "\(invocation.memoryMax) bytes, its scope's MemoryMax=",
+                               .signaled(SIGKILL, stderr: stderr)))
             case .signaled(let signal):
                 result = .failure(
                     ProviderFailure.signaled(signal, stderr: stderr)
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
             }
         }
-        end(child, start: start, reaped: reaped)
+        end(child, start: start, reaped: reaped, scope: scope)
         return result
     }
 
     /// Ends the launch. A provider still running is killed after its descendants, while it
     /// still stands as their ancestor (killed first, it would leave them orphans to be told
     /// from another launch's), then with its group, and reaped. Then what the launch left
-    /// (orphans, their zombies) is swept and reaped.
-    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool) {
+    /// (orphans, their zombies) is swept and reaped. Under systemd the scope is killed first:
+    /// everything in it dies, wherever it moved in the process tree.
+    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool, scope: LaunchScope?) {
         let grace = ContinuousClock.now + Self.sweepGrace
+        scope?.end()
         if !reaped {
             containment.sweep(ending: child.pid, until: grace)
             kill(-child.pid, SIGKILL)

@@ -15,10 +15,12 @@ public struct ProviderInvocation: Sendable {
     public var memoryMax: Int
     /// RLIMIT_CPU of the launch in seconds (`cpu-max`; 0: none).
     public var cpuMax: Int
+    /// CPUQuota= of the launch's scope under systemd, in per cent of one CPU (`cpu-quota`; 0: none).
+    public var cpuQuota: Int
 
     public init(
         exec: [String], verb: String, request: Data, timeout: TimeInterval, maxAnswerBytes: Int, owner: KindOwner?,
-        memoryMax: Int = 0, cpuMax: Int = 0
+        memoryMax: Int = 0, cpuMax: Int = 0, cpuQuota: Int = 0
     ) {
         self.exec = exec
         self.verb = verb
@@ -28,5 +30,6 @@ public struct ProviderInvocation: Sendable {
         self.owner = owner
         self.memoryMax = memoryMax
         self.cpuMax = cpuMax
+        self.cpuQuota = cpuQuota
     }
 }

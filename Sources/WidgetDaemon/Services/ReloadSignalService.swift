@@ -1,12 +1,11 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
 import WidgetCore
 
 /// SIGHUP (`systemctl reload`): RELOADING=1, re-read descriptors and settings, READY=1.
 public struct ReloadSignalService: Service {
-    let signals: UnixSignalsSequence
+    let signals: AsyncStream<CInt>
     let engine: Engine
     let notifier: SystemdNotifier
     let configPath: String?
@@ -15,9 +14,10 @@ public struct ReloadSignalService: Service {
     let singleUser: Bool
     let logger: Logger
 
-    /// `signals` must trap SIGHUP before READY=1, or an early SIGHUP kills the daemon.
+    /// `signals` yields each SIGHUP (`SignalThread`); it must be blocked before READY=1, or an
+    /// early SIGHUP kills the daemon.
     public init(
-        signals: UnixSignalsSequence, engine: Engine, notifier: SystemdNotifier, configPath: String?, budgetDisabled: Bool,
+        signals: AsyncStream<CInt>, engine: Engine, notifier: SystemdNotifier, configPath: String?, budgetDisabled: Bool,
         singleUser: Bool = false, logger: Logger
     ) {
         self.signals = signals

@@ -43,6 +43,17 @@ struct ThreadSwitches: Equatable {
         return woken.sorted()
     }
 
+    /// Threads that are not the program's own: its own are named for the program
+    /// (`widgetd`, `widgetd-web`, `widgetd-*` threads) or are NIO's (event loops `NIO-*`, its
+    /// blocking pool `TP-#*`). libdispatch's
+    /// pool names its threads for its queues (`-qos.overcommit` here, the end of
+    /// `com.apple.root.default-qos.overcommit`), and once started it wakes the process every
+    /// second. Read from a settled snapshot: a new thread carries its creator's name until it
+    /// names itself.
+    var foreignThreads: [String] {
+        threads.values.map(\.name).filter { !$0.hasPrefix("widgetd") && !$0.hasPrefix("NIO-") && !$0.hasPrefix("TP-#") }.sorted()
+    }
+
     /// The process's threads once every one of them has held still for 6 s: libdispatch's
     /// threads (the signal sources' and whatever a library starts on a queue) end a few
     /// seconds after their work. Fails when they keep waking for a minute. Timed on the

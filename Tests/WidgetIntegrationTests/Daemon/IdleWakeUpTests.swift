@@ -16,6 +16,30 @@ extension Integration {
 
             let woken = try Self.wakeUps(of: fixture)
             #expect(woken.isEmpty, "threads woke with nothing due: \(woken)")
+            #expect(!fixture.log().contains("tasks run on libdispatch's pool"))
+        }
+
+        /// Signals are caught without libdispatch: after a SIGHUP (a reload) the daemon has no
+        /// thread but its own, still wakes for nothing, and a SIGTERM ends it gracefully.
+        /// swift-service-lifecycle's DispatchSource would leave libdispatch's manager and pool
+        /// threads running.
+        @Test func signalsStartNoThreadOfLibdispatch() throws {
+            let fixture = try DaemonFixture()
+            try fixture.descriptor("test.pushed", exec: nil)
+            try fixture.start(clock: nil)
+            let pid = try #require(fixture.pid)
+            let before = try ThreadSwitches.settled(pid)
+            #expect(before.foreignThreads.isEmpty, "threads not the daemon's at rest: \(before.foreignThreads)")
+            #expect(kill(pid, SIGHUP) == 0)
+            try fixture.waitUntil("the reload a SIGHUP asks for") { fixture.log().contains("trigger=signal") }
+            let woken = try Self.wakeUps(of: fixture)
+            #expect(woken.isEmpty, "threads woke with nothing due after a SIGHUP: \(woken)")
+            let after = try ThreadSwitches.settled(pid)
+            #expect(after.foreignThreads.isEmpty, "threads not the daemon's after a SIGHUP: \(after.foreignThreads)")
+            #expect(fixture.ctl("status").status == 0, "widgetd no longer answers after a SIGHUP")
+            #expect(fixture.stop() == 0)
+            #expect(fixture.log().contains("shutting down signal=SIGTERM"), "log: \(fixture.log().suffix(600))")
+            #expect(fixture.log().contains("widgetd stopped"))
         }
 
         /// How every real daemon runs: started again on the state a previous run stored, with
@@ -50,6 +74,8 @@ extension Integration {
 
             let woken = try Self.wakeUps(of: fixture)
             #expect(woken.isEmpty, "threads of the restarted daemon woke with nothing due: \(woken)")
+            let threads = try ThreadSwitches.settled(try #require(fixture.pid)).foreignThreads
+            #expect(threads.isEmpty, "threads not the daemon's after a restart: \(threads)")
             #expect(!fixture.log().contains("tasks run on libdispatch's pool"))
         }
 
@@ -72,6 +98,10 @@ extension Integration {
             let woken = previous.wakeUps(until: ThreadSwitches(host.processIdentifier))
             print("idle wake-ups of widgetd-web in 3 s: \(woken.count) thread(s) \(woken)")
             #expect(woken.isEmpty, "threads of widgetd-web woke with nothing to do: \(woken)")
+            let threads = ThreadSwitches(host.processIdentifier).foreignThreads
+            #expect(threads.isEmpty, "threads not widgetd-web's at rest: \(threads)")
+            // SIGTERM, read by its signal thread, ends it gracefully.
+            #expect(host.stop() == 0, "widgetd-web: \(host.log().suffix(600))")
         }
 
         /// Its entry holds a live date, which only hosts count on: neither widgetd nor the web
