@@ -84,7 +84,13 @@ extension Integration {
             try fixture.waitUntil("the transit widget on top at the station; explain: \(fixture.ctl("explain", "home").stdout)") {
                 Self.top(fixture) == transit
             }
-            #expect((Self.clue(fixture, transit) as? [String: Any])?["location"] != nil)
+            // explain names the clue by the entry's region, never by where the machine is.
+            let region = "inside the region of the entry of 2026-01-05T08:00:00Z"
+            #expect((Self.clue(fixture, transit) as? [String: Any])?["location"] as? String == region)
+            let why = fixture.ctl("--json", "explain", "home").object["why"] as? String ?? ""
+            #expect(why.contains("clue holds: location \(region)"), "\(why)")
+            let text = fixture.ctl("explain", "home").stdout
+            #expect(text.contains(region) && !text.contains("52.52"), "\(text)")
             // Where the machine is never reaches the log or an answer.
             #expect(!fixture.log().contains("52.5252") && !fixture.log().contains("13.3695"))
             #expect(!fixture.ctl("--json", "context").stdout.contains("52.52"))
