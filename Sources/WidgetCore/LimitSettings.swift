@@ -54,6 +54,9 @@ public struct LimitSettings: Sendable, Hashable, Codable {
     public var maxContextValues = 64
     /// Bytes of one host value's key and value together; a larger one is refused.
     public var maxContextValueBytes = 1_024
+    /// Objects of one session service followed (logind's sessions, BlueZ's devices): a service
+    /// that announces more is not followed past it, so a broken one cannot grow widgetd's memory.
+    public var maxSessionObjects = 1_024
 
     public init() {}
 }
@@ -202,6 +205,7 @@ extension LimitSettings {
         case "max-descriptor-files": maxDescriptorFiles = try count(1...1_000_000)
         case "max-context-values": maxContextValues = try count(0...100_000)
         case "max-context-value-bytes": maxContextValueBytes = try count(16...(1 << 20))
+        case "max-session-objects": maxSessionObjects = try count(1...1_000_000)
         default: throw SettingsError(line: line, reason: "unknown key '\(key)' in [limits]")
         }
     }

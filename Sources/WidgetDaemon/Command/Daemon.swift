@@ -122,7 +122,8 @@ struct Daemon {
         // only: with nothing changing, its thread sleeps.
         let session = try options.contextBus
             ? SessionService(
-                scope: options.userService ? .user(uid: getuid()) : .system, engine: engine, logger: logger)
+                scope: options.userService ? .user(uid: getuid()) : .system, limits: settings.limits,
+                engine: engine, logger: logger)
             : nil
         // Changes made since the state was read (retention, the first launches' answers, a
         // request that came in already) have waited for this.

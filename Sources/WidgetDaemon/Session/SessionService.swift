@@ -15,11 +15,11 @@ struct SessionService: Service {
     let engine: Engine
     let demand: LocationDemand
 
-    init(scope: SessionScope, engine: Engine, logger: Logger) throws {
+    init(scope: SessionScope, limits: LimitSettings, engine: Engine, logger: Logger) throws {
         let loop = engine.loop
         let mailbox = ReadingMailbox()
         let watchers = try SessionWatchers(
-            scope: scope, logger: logger,
+            scope: scope, maxTrackedObjects: limits.maxSessionObjects, logger: logger,
             deliver: { readings in
                 guard mailbox.put(readings) else { return }
                 loop.execute { engine.assumeIsolated { $0.observe(mailbox.take()) } }

@@ -10,11 +10,11 @@ import WidgetCore
 /// seat means someone may be looking), idle when every one of them is. With no such session
 /// both are unknown. Headphones: any connected device that is a headset.
 struct SessionTracker: Sendable {
-    /// Objects tracked per service (sessions, Bluetooth devices): a service that announces more
-    /// is not followed past it, so a hostile or broken one cannot grow widgetd's memory.
-    static let maxTrackedObjects = 1024
-
     let scope: SessionScope
+    /// Objects tracked per service (sessions, Bluetooth devices), `[limits]`
+    /// `max-session-objects`: a service that announces more is not followed past it, so a
+    /// hostile or broken one cannot grow widgetd's memory.
+    let maxTrackedObjects: Int
     private(set) var present: Set<ContextSource> = []
     private(set) var sessions: [String: SessionHints] = [:]
     private(set) var devices: [String: BluetoothDevice] = [:]
@@ -24,8 +24,9 @@ struct SessionTracker: Sendable {
     /// The readings last handed over, by what they are about.
     private var reported: [ReadingKey: ContextReading] = [:]
 
-    init(scope: SessionScope) {
+    init(scope: SessionScope, maxTrackedObjects: Int = LimitSettings().maxSessionObjects) {
         self.scope = scope
+        self.maxTrackedObjects = maxTrackedObjects
     }
 
     /// What `reading` is about: a later reading of the same key replaces it.
@@ -79,7 +80,7 @@ struct SessionTracker: Sendable {
             present.remove(source)
             forget(source)
         case .session(let path, let uid, let seated):
-            guard scope.counts(uid: uid), seated, sessions[path] == nil, sessions.count < Self.maxTrackedObjects else { return }
+            guard scope.counts(uid: uid), seated, sessions[path] == nil, sessions.count < maxTrackedObjects else { return }
             sessions[path] = SessionHints()
         case .sessionRemoved(let path):
             sessions[path] = nil
@@ -93,7 +94,7 @@ struct SessionTracker: Sendable {
         case .powerProfiles(let properties):
             if case .string(let value)? = properties["ActiveProfile"] { profile = value }
         case .device(let path, let properties):
-            guard devices[path] != nil || devices.count < Self.maxTrackedObjects else { return }
+            guard devices[path] != nil || devices.count < maxTrackedObjects else { return }
             devices[path, default: BluetoothDevice()].update(properties)
         case .deviceRemoved(let path):
             devices[path] = nil

@@ -64,10 +64,10 @@ final class SessionWatchers: @unchecked Sendable {
     private var retryAt: UInt64 = .max
 
     init(
-        scope: SessionScope, logger: Logger, deliver: @escaping @Sendable ([ContextReading]) -> Void,
+        scope: SessionScope, maxTrackedObjects: Int, logger: Logger, deliver: @escaping @Sendable ([ContextReading]) -> Void,
         sleep: @escaping @Sendable (_ starting: Bool, _ ready: @escaping @Sendable () -> Void) -> Void
     ) throws {
-        tracker = SessionTracker(scope: scope)
+        tracker = SessionTracker(scope: scope, maxTrackedObjects: maxTrackedObjects)
         self.logger = logger
         self.deliver = deliver
         sleepSignal = sleep

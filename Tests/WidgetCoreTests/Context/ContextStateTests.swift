@@ -98,11 +98,14 @@ import Testing
             [limits]
             max-context-values = 3
             max-context-value-bytes = 100
+            max-session-objects = 16
             """)
         #expect(settings.batteryDailyLimit == 20)
         #expect(!settings.holdWhenLocked && !settings.holdInPowerSaver)
         #expect(!settings.context.location)
         #expect(settings.limits.maxContextValues == 3 && settings.limits.maxContextValueBytes == 100)
+        #expect(settings.limits.maxSessionObjects == 16)
+        #expect(throws: SettingsError.self) { try DaemonSettings.parse("[limits]\nmax-session-objects = 0") }
         #expect(throws: SettingsError.self) { try DaemonSettings.parse("[context]\nlocation = maybe") }
         #expect(throws: SettingsError.self) { try DaemonSettings.parse("[context]\ngps = on") }
     }

@@ -83,12 +83,12 @@ import WidgetCore
     }
 
     @Test func trackedObjectsAreBounded() {
-        var tracker = SessionTracker(scope: .system)
+        var tracker = SessionTracker(scope: .system, maxTrackedObjects: 8)
         _ = tracker.apply([.appeared(.bluez)])
-        for index in 0..<(SessionTracker.maxTrackedObjects + 10) {
+        for index in 0..<18 {
             _ = tracker.apply(.device(path: "/d/\(index)", ["Connected": .bool(false)]))
         }
-        #expect(tracker.devices.count == SessionTracker.maxTrackedObjects)
+        #expect(tracker.devices.count == 8)
     }
 
     @Test func aLocationIsKeptOnlyWhileGeoClueIsThere() {

@@ -40,6 +40,11 @@ extension Integration {
             #expect(fixture.launches().count == 1, "reloads ran while locked: \(fixture.launches())")
             #expect(Self.scheduled(fixture, id)?["reason"] as? String == "locked", "schedule: \(fixture.ctl("schedule").stdout)")
             #expect(Self.budget(fixture, id)["held"] as? String == "locked")
+            // The text forms say why, and when the reload runs.
+            let budget = fixture.ctl("budget", id).stdout
+            #expect(budget.contains("budgeted reloads held now: the session is locked; runs when it unlocks"), "\(budget)")
+            let schedule = fixture.ctl("schedule").stdout
+            #expect(schedule.contains("reload held: the session is locked; runs when it unlocks"), "\(schedule)")
 
             try logind.call(path, "org.freedesktop.login1.Session", "SetLockedHint", "b", ["false"])
             try fixture.waitUntil("the held reload to run at unlock; launches: \(fixture.launches())") { fixture.launches().count == 2 }
@@ -61,6 +66,8 @@ extension Integration {
             #expect(lowered["limit"] as? Int == 35, "\(lowered)")
             #expect(lowered["fullLimit"] as? Int == 70)
             #expect(lowered["loweredBy"] as? [String] == ["battery"])
+            let text = fixture.ctl("budget", id).stdout
+            #expect(text.contains("of 35 budgeted reloads used in the last 24 h (lowered from 70: on battery)"), "\(text)")
 
             try upower.update("/org/freedesktop/UPower", "org.freedesktop.UPower", ["1", "OnBattery", "b", "false"])
             try session.waitFor("power", "ac")
@@ -79,6 +86,8 @@ extension Integration {
             #expect(fixture.ctl("clock", "advance", "20m").status == 0)
             #expect(fixture.launches().count == 1, "reloads ran in power-saver: \(fixture.launches())")
             #expect(Self.scheduled(fixture, id)?["reason"] as? String == "power-saver", "schedule: \(fixture.ctl("schedule").stdout)")
+            let budget = fixture.ctl("budget", id).stdout
+            #expect(budget.contains("the power profile is power-saver; runs when it changes"), "\(budget)")
 
             try Self.setProfile(profiles, "balanced")
             try fixture.waitUntil("the held reload to run once the profile changed; launches: \(fixture.launches())") {

@@ -84,7 +84,13 @@ extension Integration {
             try fixture.waitUntil("the transit widget on top at the station; explain: \(fixture.ctl("explain", "home").stdout)") {
                 Self.top(fixture) == transit
             }
-            #expect((Self.clue(fixture, transit) as? [String: Any])?["location"] != nil)
+            // explain names the clue by the entry's region, never by where the machine is.
+            let region = "inside the region of the entry of 2026-01-05T08:00:00Z"
+            #expect((Self.clue(fixture, transit) as? [String: Any])?["location"] as? String == region)
+            let why = fixture.ctl("--json", "explain", "home").object["why"] as? String ?? ""
+            #expect(why.contains("clue holds: location \(region)"), "\(why)")
+            let text = fixture.ctl("explain", "home").stdout
+            #expect(text.contains(region) && !text.contains("52.52"), "\(text)")
             // Where the machine is never reaches the log or an answer.
             #expect(!fixture.log().contains("52.5252") && !fixture.log().contains("13.3695"))
             #expect(!fixture.ctl("--json", "context").stdout.contains("52.52"))
@@ -101,6 +107,25 @@ extension Integration {
             #expect(fixture.ctl("push", transit, "-", stdin: Self.timeline(#"{"score":1}"#)).status == 0)
             try session.waitFor("location", "unknown")
             try fixture.waitUntil("widgetd's GeoClue client stopped; calls: \(geoclue.calls())") { geoclue.calls().contains("Stop") }
+
+            // Nor the disk: no file of the state holds either position GeoClue reported.
+            #expect(fixture.stop() == 0)
+            let found = Self.stateFiles(fixture, holding: [52.52, 13.405, 52.5252, 13.3695], text: ["13.405", "52.5252", "13.3695"])
+            #expect(found.isEmpty, "the machine's coordinates are in the state: \(found)")
+        }
+
+        /// The files under the state directory holding one of `values` as SQLite stores a REAL
+        /// (8 bytes, big-endian; little-endian too) or one of `text`.
+        static func stateFiles(_ fixture: DaemonFixture, holding values: [Double], text: [String]) -> [String] {
+            let patterns = values.flatMap { value in
+                [withUnsafeBytes(of: value.bitPattern.bigEndian) { Data($0) }, withUnsafeBytes(of: value.bitPattern.littleEndian) { Data($0) }]
+            } + text.map { Data($0.utf8) }
+            let root = fixture.stateDirectory
+            let files = FileManager.default.subpaths(atPath: root) ?? []
+            return files.filter { name in
+                guard let data = FileManager.default.contents(atPath: root + "/" + name) else { return false }
+                return patterns.contains { data.range(of: $0) != nil }
+            }
         }
 
         @Test func withTheLocationSourceOffGeoClueIsNeverAsked() throws {

@@ -6,9 +6,12 @@ import WidgetWire
 /// asked for again only when widgetd reloads it. Its descriptor declares the clues the
 /// contexts name (`"clues": [...]`).
 public struct RelevanceConfiguration<Provider: RelevanceEntriesProvider>: WidgetConfiguration {
+    /// The widget kind, as its descriptor names it.
     public let kind: String
+    /// Gives the entry and the contexts in which it matters.
     public let provider: Provider
 
+    /// A kind `kind` whose one entry `provider` gives, relevant while any of its contexts holds.
     public init(kind: String, provider: Provider) {
         self.kind = kind
         self.provider = provider

@@ -12,20 +12,30 @@ import Foundation
 /// ])
 /// ```
 public struct RelevantContext: Codable, Hashable, Sendable {
+    /// A circle on the earth; widgetd decides whether the machine is inside it.
     public struct Region: Codable, Hashable, Sendable {
+        /// Degrees, -90 to 90.
         public let latitude: Double
+        /// Degrees, -180 to 180.
         public let longitude: Double
         /// Metres.
         public let radius: Double
     }
 
+    /// What the machine runs on.
     public enum Power: String, Codable, Hashable, Sendable { case battery, ac }
+    /// Whether the session is locked.
     public enum Session: String, Codable, Hashable, Sendable { case locked, unlocked }
 
+    /// The region the machine must be inside, if this context names one.
     public private(set) var location: Region?
+    /// Whether a headset or headphones must be connected, if this context says.
     public private(set) var headphones: Bool?
+    /// What the machine must run on, if this context says.
     public private(set) var power: Power?
+    /// What the session must be, if this context says.
     public private(set) var session: Session?
+    /// Values hosts must have set (`context.set`), if this context names any.
     public private(set) var context: [String: String]?
 
     /// Inside the circle of `radius` metres around the point (the descriptor declares `location`).
