@@ -11,7 +11,7 @@ import Foundation
 /// record's `timing` through the book). The stacks that hold it are stored rows of their own,
 /// changed by the same plan.
 ///
-/// A record is held per instance, a million of them, so it is kept small: what most instances
+/// A record is held for every instance, so it is kept small: what most instances
 /// never have (relevance, a stored request, matched donations, a failure streak, rate windows)
 /// lives in one optional box, and the last time shown is a bare number.
 public struct InstanceRecord: Sendable, Hashable {
