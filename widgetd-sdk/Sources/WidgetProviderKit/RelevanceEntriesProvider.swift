@@ -26,25 +26,3 @@ public protocol RelevanceEntriesProvider: Sendable {
     /// What the widget shows; its `relevance` is replaced by the contexts of ``relevance(in:)``.
     func entry(in context: Context) async throws -> Entry
 }
-
-/// The contexts in which a relevance widget matters (RelevanceKit's `WidgetRelevance`).
-public struct WidgetRelevance: Sendable, Hashable {
-    public var attributes: [WidgetRelevanceAttribute]
-
-    public init(_ attributes: [WidgetRelevanceAttribute]) {
-        self.attributes = attributes
-    }
-}
-
-/// One context in which a relevance widget matters, and how much (RelevanceKit's
-/// `WidgetRelevanceAttribute`).
-public struct WidgetRelevanceAttribute: Sendable, Hashable {
-    public var context: RelevantContext
-    /// Relative to this widget's other attributes; the highest that holds counts.
-    public var score: Float
-
-    public init(context: RelevantContext, score: Float = 1) {
-        self.context = context
-        self.score = score
-    }
-}

@@ -1,0 +1,12 @@
+/// One context in which a relevance widget matters, and how much (RelevanceKit's
+/// `WidgetRelevanceAttribute`).
+public struct WidgetRelevanceAttribute: Sendable, Hashable {
+    public var context: RelevantContext
+    /// Relative to this widget's other attributes; the highest that holds counts.
+    public var score: Float
+
+    public init(context: RelevantContext, score: Float = 1) {
+        self.context = context
+        self.score = score
+    }
+}
