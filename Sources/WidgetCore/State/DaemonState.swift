@@ -176,10 +176,10 @@ public struct DaemonState: Sendable {
 
 /// Instance ids: eight hex digits, short enough to type in `widgetctl`.
 struct InstanceIDSource: Sendable {
-    private var generator: SplitMix?
+    private var generator: SplitMix64?
 
     init(seed: UInt64?) {
-        generator = seed.map(SplitMix.init)
+        generator = seed.map { SplitMix64(seed: $0) }
     }
 
     mutating func next() -> InstanceID {
@@ -190,20 +190,5 @@ struct InstanceIDSource: Sendable {
             value = UInt32.random(in: 0...UInt32.max)
         }
         return String(format: "%08x", value)
-    }
-
-    /// SplitMix64: small, fast, and the same sequence on every machine.
-    struct SplitMix: Sendable {
-        var state: UInt64
-
-        init(_ seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

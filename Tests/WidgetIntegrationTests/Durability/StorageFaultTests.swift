@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetIntegrationSupport
+import WidgetCore
 @testable import WidgetTestSupport
 
 extension Integration {
