@@ -29,8 +29,6 @@ public struct DaemonState: Sendable {
     public internal(set) var counters = Counters()
     /// What the session's sources and the hosts reported (in memory only).
     public internal(set) var context = ContextState()
-    /// Which instances' timelines use which clues.
-    public internal(set) var clueUsers = ClueUsers()
     /// Stacks to evaluate before the step that touched them ends.
     public internal(set) var dirtyStacks: Set<String> = []
     /// What each stack's last evaluation read of its members' relevance (see `RankingMemo`),
@@ -155,7 +153,6 @@ public struct DaemonState: Sendable {
     mutating func removeInstance(_ id: InstanceID) {
         instances.remove(id)
         scheduler.remove(id)
-        clueUsers.remove(id)
     }
 
     /// The intent schema of each kind that has one.

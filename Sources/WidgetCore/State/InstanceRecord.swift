@@ -5,8 +5,8 @@ import Foundation
 /// failures and its rate windows.
 ///
 /// Removing an instance is `DaemonState.removeInstance`: it takes the record out of the
-/// `InstanceBook`, whose derived indexes (the visible set, the donation matches) follow its
-/// records, and the instance's slot out of the `ReloadScheduler`, which holds only where its
+/// `InstanceBook`, whose derived indexes (the visible set, the donation matches, the clues
+/// in use) follow its records, and the instance's slot out of the `ReloadScheduler`, which holds only where its
 /// reload and next entry change are in the schedule (the scheduler reads and writes the
 /// record's `timing` through the book). The stacks that hold it are stored rows of their own,
 /// changed by the same plan.
