@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 25, item 6: a content value `{"$date": ..., "style": ...}` read as the time goes
+    /// A content value `{"$date": ..., "style": ...}` read as the time goes
     /// by, by `widgetctl`, the bar adapters and the web page, against the real daemon on the
     /// virtual clock. The daemon stores and sends it as any other content.
     @Suite struct LiveDates {
