@@ -41,6 +41,7 @@ let package = Package(
             name: "widgetd-load",
             dependencies: [
                 "BenchSupport",
+                .product(name: "WidgetCore", package: "widgetd"),
                 .product(name: "WidgetdClient", package: "widgetd"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

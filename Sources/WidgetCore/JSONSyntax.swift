@@ -100,19 +100,7 @@ public enum JSONSyntax {
                 offset += 1
                 skipSpace()
                 try value(depth: depth)
-                skipSpace()
-                switch peek {
-                case UInt8(ascii: ","):
-                    let comma = offset
-                    offset += 1
-                    skipSpace()
-                    if peek == UInt8(ascii: "}") { throw failure("a comma before '}' (no trailing commas in JSON)", at: comma) }
-                case UInt8(ascii: "}"):
-                    offset += 1
-                    return
-                default:
-                    throw failure("expected ',' or '}' after a member, found \(found)")
-                }
+                if try closes(with: UInt8(ascii: "}"), after: "a member") { return }
             }
         }
 
@@ -126,19 +114,27 @@ public enum JSONSyntax {
             }
             while true {
                 try value(depth: depth)
+                if try closes(with: UInt8(ascii: "]"), after: "an element") { return }
+            }
+        }
+
+        /// Reads what follows a member or an element: true after the closing byte, false after
+        /// a comma that another one follows.
+        mutating func closes(with closing: UInt8, after what: String) throws(JSONSyntaxError) -> Bool {
+            let close = Character(Unicode.Scalar(closing))
+            skipSpace()
+            switch peek {
+            case UInt8(ascii: ","):
+                let comma = offset
+                offset += 1
                 skipSpace()
-                switch peek {
-                case UInt8(ascii: ","):
-                    let comma = offset
-                    offset += 1
-                    skipSpace()
-                    if peek == UInt8(ascii: "]") { throw failure("a comma before ']' (no trailing commas in JSON)", at: comma) }
-                case UInt8(ascii: "]"):
-                    offset += 1
-                    return
-                default:
-                    throw failure("expected ',' or ']' after an element, found \(found)")
-                }
+                if peek == closing { throw failure("a comma before '\(close)' (no trailing commas in JSON)", at: comma) }
+                return false
+            case closing:
+                offset += 1
+                return true
+            default:
+                throw failure("expected ',' or '\(close)' after \(what), found \(found)")
             }
         }
 

@@ -22,13 +22,7 @@ struct BatchCommand: ParsableCommand {
     @Argument(help: "JSON array of calls, or - for stdin.") var file: String
 
     func run() throws {
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: file) else { throw CtlFailure.usage("cannot read \(file)") }
-            data = contents
-        }
+        let data = try InputFile.read(file)
         let calls: [BatchCall]
         do {
             calls = try BatchFile.calls(from: data)

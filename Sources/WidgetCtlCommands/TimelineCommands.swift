@@ -65,13 +65,7 @@ struct PushCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: file) else { throw CtlFailure.usage("cannot read \(file)") }
-            data = contents
-        }
+        let data = try InputFile.read(file)
         guard let timeline = try? WidgetJSON.decoder.decode(JSONValue.self, from: data) else {
             throw CtlFailure.usage("\(file == "-" ? "stdin" : file) is not JSON")
         }

@@ -443,9 +443,8 @@ struct ReferenceScheduler: Sendable {
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31
 
-    /// 56 bytes a slot, not 80: the optional dates are stored as plain numbers with NaN for
-    /// "none" (no parsed date is NaN) and the request's reason as a byte, so that a million
-    /// instances cost 24 MB less (issue 5's memory figure).
+    /// The optional dates are stored as plain numbers with NaN for "none" (no parsed date is
+    /// NaN) and the request's reason as a byte, so that a slot stays small.
     private struct Slot: Sendable {
         static let noProvider: Int32 = -1
         static let free = Slot(id: "", kind: 0, provider: noProvider, inUse: false)

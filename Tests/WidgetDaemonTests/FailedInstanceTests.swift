@@ -5,7 +5,7 @@ import WidgetProtocol
 @testable import WidgetDaemon
 @testable import WidgetTestSupport
 
-/// An instance a stored row of which does not decode (issue 22): listed as failed with why,
+/// An instance a stored row of which does not decode: listed as failed with why,
 /// refused every change but `remove`, and removable only by who may remove its kind's instances.
 @Suite struct FailedInstanceTests {
     static let reason = "stored row does not decode: instance id = 'deadbeef': configuration is not a JSON object"

@@ -6,7 +6,7 @@ import WidgetCore
 @testable import WidgetStore
 @testable import WidgetTestSupport
 
-/// Issue 22, defect 10: a stored row that does not decode is left out and reported (its
+/// A stored row that does not decode is left out and reported (its
 /// instance shown as failed), the rest of the state loads, and nothing is written to the file
 /// until the store is opened for writing.
 @Suite struct QuarantineTests {

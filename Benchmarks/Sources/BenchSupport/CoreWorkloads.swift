@@ -8,27 +8,6 @@ import WidgetCore
 // measure exactly the same code. Set-up (filling the structures) happens in the initialisers;
 // only `step()` / `evaluate(stack:)` / `pass()` are meant to be timed.
 
-/// SplitMix64: small, fast and reproducible, so every run measures the same sequence.
-public struct CoreRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<bound (bound > 0); the modulo bias is irrelevant at these sizes.
-    public mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
-
-    /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-}
-
 /// Instance ids shaped like the daemon's (8 lowercase hex digits, random-looking), distinct for
 /// distinct indexes below 2^32 (an odd multiplier is a bijection modulo 2^32).
 public func coreInstanceID(_ index: Int) -> InstanceID {
@@ -60,7 +39,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
     private var scheduler: ReloadScheduler
     private var records = InstanceBook()
     private let ids: [InstanceID]
-    private var random: CoreRandom
+    private var random: SplitMix64
     private var now: Date
     /// Operations run and reloads popped so far (to check that each pop pops about one).
     public private(set) var operations = 0
@@ -68,7 +47,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
 
     public init(instances: Int = 1_000_000, providers: Int = 100, coalescingWindow: TimeInterval = 0, seed: UInt64 = 0x5EED) {
         precondition(instances > 0 && providers > 0)
-        var random = CoreRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let start = coreEpoch
         var scheduler = ReloadScheduler(
             budget: ReloadBudget(limit: 70, spacing: 300, enabled: true), coalescingWindow: coalescingWindow)
@@ -102,7 +81,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
 
     /// A random due date offset: 1 s to 24 h, millisecond resolution.
     @inline(__always)
-    private static func delay(_ random: inout CoreRandom) -> TimeInterval {
+    private static func delay(_ random: inout SplitMix64) -> TimeInterval {
         1 + Double(random.below(86_400_000)) / 1000
     }
 
@@ -139,12 +118,12 @@ public final class SchedulerWorkload: @unchecked Sendable {
 public final class HeapReferenceWorkload: @unchecked Sendable {
     public let size: Int
     private var heap: Heap<UInt64>
-    private var random: CoreRandom
+    private var random: SplitMix64
     private var now: UInt64 = 1_767_571_200_000_000_000
 
     public init(size: Int = 1_000_000, seed: UInt64 = 0x5EED) {
         self.size = size
-        random = CoreRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         var deadlines: [UInt64] = []
         deadlines.reserveCapacity(size + 1)
         for _ in 0..<size { deadlines.append(now + 1_000_000_000 + random.below(86_400_000_000_000)) }
@@ -209,7 +188,7 @@ public final class RotationWorkload: @unchecked Sendable {
         let calendar = Calendar.current
         self.calendar = calendar
         now = coreEpoch
-        var random = CoreRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var inputs: [[RankingInput]] = []
         var states: [StackState] = []
         var samples = 0
@@ -236,7 +215,7 @@ public final class RotationWorkload: @unchecked Sendable {
         totalDonations = donationCount
     }
 
-    private static func history(_ random: inout CoreRandom) -> RelevanceHistory {
+    private static func history(_ random: inout SplitMix64) -> RelevanceHistory {
         let hour: TimeInterval = 3600
         let day: TimeInterval = 86400
         var samples: [RelevanceSample] = []
@@ -273,7 +252,7 @@ public final class RotationWorkload: @unchecked Sendable {
         return RelevanceHistory(samples: samples)
     }
 
-    private static func donations(_ random: inout CoreRandom, counter: inout Int) -> [Donation] {
+    private static func donations(_ random: inout SplitMix64, counter: inout Int) -> [Donation] {
         guard random.below(4) == 0 else { return [] }
         let count = 2 + Int(random.below(19))
         let preferred = Double(random.below(24)) * 3600

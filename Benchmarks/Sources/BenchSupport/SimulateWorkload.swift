@@ -37,7 +37,7 @@ public final class SimulateWorkload: @unchecked Sendable {
         var state = DaemonState(
             descriptors: Dictionary(uniqueKeysWithValues: descriptors.map { ($0.kind, $0) }), settings: settings,
             calendar: calendar, idSeed: seed)
-        var random = CoreRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var timelines: [InstanceID: WidgetTimeline] = [:]
         for stack in 0..<stacks {
             let name = "stack-\(stack)"

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import WidgetCore
 
 /// The timelines `widgetd-load wakeups` pushes, and the deadlines they give the daemon.
 ///
@@ -30,7 +31,7 @@ struct WakeupPlan: Sendable {
         self.origin = origin
         self.spacing = spacing
         slotCount = 86_400 / spacing
-        var random = CoreRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let entries = min(entries, slotCount)
         var instances: [Instance] = []
         instances.reserveCapacity(count)

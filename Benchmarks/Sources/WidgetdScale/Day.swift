@@ -165,7 +165,7 @@ final class DaySimulation {
             try rpc.call("stack.add", ["name": .string(name), "instances": .array(members.map { .string($0) })])
         }
         let startDate = ISO8601.date(from: options.start)!
-        var random = CoreRandom(seed: 0xDA7)
+        var random = SplitMix64(seed: 0xDA7)
         for index in 0..<options.donations {
             // In the two weeks before the day, at times of day between 06:00 and 23:00.
             let date = startDate.addingTimeInterval(

@@ -70,7 +70,7 @@ enum Seeder {
         // {"text":"<letters>"}: 11 bytes of JSON around the letters (WidgetJSON writes it compact).
         let letters = max(1, contentBytes - 11)
         let contentSize = letters + 11
-        var random = CoreRandom(seed: 0xC0FFEE)
+        var random = SplitMix64(seed: 0xC0FFEE)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ".utf8)
         func text() -> String {
             var bytes = [UInt8](repeating: 0, count: letters)

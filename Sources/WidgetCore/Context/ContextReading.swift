@@ -18,26 +18,3 @@ public enum ContextReading: Sendable, Equatable {
     /// A source appeared on its bus (true) or went away (false).
     case source(ContextSource, available: Bool)
 }
-
-/// The services widgetd reads the session's context from.
-public enum ContextSource: String, Sendable, CaseIterable, Codable {
-    case logind
-    case upower
-    case powerProfiles = "power-profiles"
-    case geoclue
-    case bluez
-}
-
-/// A position on the Earth as a location service reports it.
-public struct GeoPoint: Sendable, Equatable {
-    public var latitude: Double
-    public var longitude: Double
-    /// Metres.
-    public var accuracy: Double
-
-    public init(latitude: Double, longitude: Double, accuracy: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
-    }
-}

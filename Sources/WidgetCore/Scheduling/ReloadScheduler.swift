@@ -21,7 +21,7 @@ import Foundation
 /// place when they change) and at most one in its provider's wheel of pending reloads, so the
 /// wheels never hold stale entries and their size is bounded by the number of instances.
 /// `TimingWheel` makes each of those moves, and taking the earliest, O(1) amortised, where a
-/// heap sifts through log n levels of cache misses at a million instances.
+/// heap sifts through log n levels, each a cache miss once the schedule outgrows the cache.
 public struct ReloadScheduler: Sendable {
     public private(set) var budget: ReloadBudget
     /// Coalescing window W (docs/overview.md).
@@ -39,12 +39,12 @@ public struct ReloadScheduler: Sendable {
     /// only those are read. A slot waits in at most one provider's wheel.
     private var providers: [ProviderQueue] = []
     private var providerOfKey: [String: Int32] = [:]
-    /// Where each slot's three handles are in the wheels, side by side (12 bytes), so that
+    /// Where each slot's three handles are in the wheels, side by side, so that
     /// moving a slot's reload in the due wheel and in its provider's wheel reads one place.
     private var positions = TimingWheel.Positions()
     private var kindNames: [String] = []
-    /// The slots of each kind, for `reloadTimelines(ofKind:)`: 4 bytes an instance, where a set
-    /// of ids per kind cost about 33 at a million. A slot knows its place, so removal swaps.
+    /// The slots of each kind, for `reloadTimelines(ofKind:)`: a slot number an instance, far
+    /// smaller than a set of ids per kind. A slot knows its place, so removal swaps.
     private var slotsOfKind: [[Int32]] = []
     private var kindOfName: [String: Int32] = [:]
     /// Orders nodes set at equal dates; renumbered before it would reach `sequenceLimit`.
@@ -489,7 +489,7 @@ public struct ReloadScheduler: Sendable {
 
     /// What places an instance in the schedule besides its timing: which instance, its kind and
     /// provider (interned), and where it is in its kind's list. Its due dates are its nodes in
-    /// the wheels. 32 bytes.
+    /// the wheels.
     private struct Slot: Sendable {
         static let noProvider: Int32 = -1
         static let free = Slot(id: "", kind: -1, provider: noProvider)

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The optional dates are plain numbers with -infinity for "none" (no date is -infinity, and
 /// unlike NaN it equals itself, so timings compare equal) and the request's reason a byte: a
-/// timing is held per instance, a million of them, and an optional date would take twice the
+/// timing is held for every instance, and an optional date would take twice the
 /// room of its number.
 public struct ReloadTiming: Sendable, Hashable {
     /// The instance's budgeted reloads in the last 24 hours.

@@ -86,10 +86,8 @@ extension DaemonState {
         scheduler.updateBudget(budget, in: instances)
     }
 
-    /// Keeps `clueUsers` in step with the instance's relevance history.
-    mutating func noteClues(_ id: InstanceID, _ history: RelevanceHistory) {
-        clueUsers.set(id, history.clueKinds)
-    }
+    /// Which instances' timelines use which clues (kept by the book as records change).
+    public var clueUsers: ClueUsers { instances.clueUsers }
 
     /// Marks the stacks the change can reorder; answers a plan with the journal's line.
     private mutating func take(_ change: ContextChange, at now: Date) -> Plan {

@@ -81,7 +81,6 @@ extension DaemonState {
         plan.effect { state in
             for (id, history) in fresh {
                 state.instances.update(id) { $0.relevance = history }
-                state.noteClues(id, history)
             }
         }
         let names = Set(installed.flatMap { stacks.containing($0) }).sorted()

@@ -34,7 +34,6 @@ extension DaemonState {
                 if !history.isEmpty {
                     history.prune(before: now.addingTimeInterval(-window), now: now)
                     record.relevance = history
-                    if !history.clueKinds.isEmpty { noteClues(instance.id, history) }
                 }
                 record.timing.policyDue = policyDue(hasProvider: hasProvider, stored.timeline, receivedAt: stored.receivedAt)
             }

@@ -40,7 +40,6 @@ extension DaemonState {
             record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
             record.relevance = history
         }
-        noteClues(id, history)
         scheduler.setPolicyDue(id, policyDue, in: &instances)
         scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
     }

@@ -29,8 +29,6 @@ public struct DaemonState: Sendable {
     public internal(set) var counters = Counters()
     /// What the session's sources and the hosts reported (in memory only).
     public internal(set) var context = ContextState()
-    /// Which instances' timelines use which clues.
-    public internal(set) var clueUsers = ClueUsers()
     /// Stacks to evaluate before the step that touched them ends.
     public internal(set) var dirtyStacks: Set<String> = []
     /// What each stack's last evaluation read of its members' relevance (see `RankingMemo`),
@@ -155,7 +153,6 @@ public struct DaemonState: Sendable {
     mutating func removeInstance(_ id: InstanceID) {
         instances.remove(id)
         scheduler.remove(id)
-        clueUsers.remove(id)
     }
 
     /// The intent schema of each kind that has one.
@@ -176,10 +173,10 @@ public struct DaemonState: Sendable {
 
 /// Instance ids: eight hex digits, short enough to type in `widgetctl`.
 struct InstanceIDSource: Sendable {
-    private var generator: SplitMix?
+    private var generator: SplitMix64?
 
     init(seed: UInt64?) {
-        generator = seed.map(SplitMix.init)
+        generator = seed.map { SplitMix64(seed: $0) }
     }
 
     mutating func next() -> InstanceID {
@@ -190,20 +187,5 @@ struct InstanceIDSource: Sendable {
             value = UInt32.random(in: 0...UInt32.max)
         }
         return String(format: "%08x", value)
-    }
-
-    /// SplitMix64: small, fast, and the same sequence on every machine.
-    struct SplitMix: Sendable {
-        var state: UInt64
-
-        init(_ seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

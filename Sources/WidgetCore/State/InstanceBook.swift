@@ -2,7 +2,8 @@ import Foundation
 
 /// The records of every placed widget, and what is derived from them and kept as they change:
 /// the visible set, the count of timelines (a million records are not walked to answer
-/// `status`), and the donation match index. Every change goes through `put`, `remove` and
+/// `status`), the donation match index, and which instances' relevance names which clues.
+/// Every change goes through `put`, `remove` and
 /// `update`, which keep them in step, so no caller maintains an index of its own. A record's
 /// reload timing is changed by the scheduler through `changeTiming` (`ReloadTimingStore`):
 /// nothing derived here depends on it.
@@ -20,6 +21,8 @@ public struct InstanceBook: Sendable {
     public private(set) var timelines = 0
     /// Instances by what donations must match, for the kinds with an intent schema.
     private(set) var matchIndex = MatchIndex()
+    /// The instances whose relevance samples that can be in force name each kind of clue.
+    public private(set) var clueUsers = ClueUsers()
     /// The intent schema of each kind that has one (set when descriptors are read).
     private var schemas: [String: IntentSchema] = [:]
 
@@ -122,6 +125,8 @@ public struct InstanceBook: Sendable {
         let schema = schemas.isEmpty ? nil : schemas[all[position].kind]
         let configuration = schema == nil ? nil : all[position].instance.configuration
         let kind = all[position].kind
+        // Most records have no relevance: their clues are not looked at.
+        let hadRelevance = !all[position].relevance.isEmpty
         change(&all[position])
         let record = all[position]
         precondition(record.id == id && record.kind == kind, "a record's id and kind do not change")
@@ -135,6 +140,7 @@ public struct InstanceBook: Sendable {
             matchIndex.remove(before, schema: schema)
             matchIndex.insert(record.instance, schema: schema)
         }
+        if hadRelevance || !record.relevance.isEmpty { clueUsers.set(id, record.relevance.clueKinds) }
     }
 
     /// The kinds' intent schemas changed (descriptors read again): every record is indexed anew.
@@ -167,6 +173,8 @@ public struct InstanceBook: Sendable {
         timelines += (new?.timeline != nil ? 1 : 0) - (old?.timeline != nil ? 1 : 0)
         if let old, old.visible { visible.remove(old.id) }
         if let new, new.visible { visible.insert(new.id) }
+        if let old, !old.relevance.isEmpty { clueUsers.remove(old.id) }
+        if let new, !new.relevance.isEmpty { clueUsers.set(new.id, new.relevance.clueKinds) }
         guard !schemas.isEmpty else { return }
         if let old, let schema = schemas[old.kind] { matchIndex.remove(old.instance, schema: schema) }
         if let new, let schema = schemas[new.kind] { matchIndex.insert(new.instance, schema: schema) }

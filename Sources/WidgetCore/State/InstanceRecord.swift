@@ -5,13 +5,13 @@ import Foundation
 /// failures and its rate windows.
 ///
 /// Removing an instance is `DaemonState.removeInstance`: it takes the record out of the
-/// `InstanceBook`, whose derived indexes (the visible set, the donation matches) follow its
-/// records, and the instance's slot out of the `ReloadScheduler`, which holds only where its
+/// `InstanceBook`, whose derived indexes (the visible set, the donation matches, the clues
+/// in use) follow its records, and the instance's slot out of the `ReloadScheduler`, which holds only where its
 /// reload and next entry change are in the schedule (the scheduler reads and writes the
 /// record's `timing` through the book). The stacks that hold it are stored rows of their own,
 /// changed by the same plan.
 ///
-/// A record is held per instance, a million of them, so it is kept small: what most instances
+/// A record is held for every instance, so it is kept small: what most instances
 /// never have (relevance, a stored request, matched donations, a failure streak, rate windows)
 /// lives in one optional box, and the last time shown is a bare number.
 public struct InstanceRecord: Sendable, Hashable {
@@ -148,54 +148,5 @@ public struct InstanceRecord: Sendable, Hashable {
 
     private mutating func dropRareIfEmpty() {
         if rare?.isEmpty == true { rare = nil }
-    }
-}
-
-/// The fields of a record that most instances never set, kept out of line.
-///
-/// Changed only through `InstanceRecord.uniqueRare()`, i.e. while no other record refers to it,
-/// so records sharing a box (copies) never see it change: that is why it may be Sendable.
-final class RareFields: @unchecked Sendable, Hashable {
-    var relevance = RelevanceHistory()
-    var request: StoredRequest?
-    var matched: [LocalDonation] = []
-    var failures: FailureStreak?
-    var invalidation: Invalidation?
-    var relevanceAsks: [Date] = []
-    var actionReloads: [Date] = []
-
-    init() {}
-
-    var isEmpty: Bool {
-        relevance.isEmpty && request == nil && matched.isEmpty && failures == nil && invalidation == nil && relevanceAsks.isEmpty
-            && actionReloads.isEmpty
-    }
-
-    func copy() -> RareFields {
-        let copy = RareFields()
-        copy.relevance = relevance
-        copy.request = request
-        copy.matched = matched
-        copy.failures = failures
-        copy.invalidation = invalidation
-        copy.relevanceAsks = relevanceAsks
-        copy.actionReloads = actionReloads
-        return copy
-    }
-
-    static func == (lhs: RareFields, rhs: RareFields) -> Bool {
-        lhs.relevance == rhs.relevance && lhs.request == rhs.request && lhs.matched == rhs.matched && lhs.failures == rhs.failures
-            && lhs.invalidation == rhs.invalidation && lhs.relevanceAsks == rhs.relevanceAsks
-            && lhs.actionReloads == rhs.actionReloads
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(relevance)
-        hasher.combine(request)
-        hasher.combine(matched)
-        hasher.combine(failures)
-        hasher.combine(invalidation)
-        hasher.combine(relevanceAsks)
-        hasher.combine(actionReloads)
     }
 }

@@ -15,8 +15,7 @@ import WidgetCore
 /// and its message is kept referenced until the answer comes back and is replied to here.
 ///
 /// When the bus cannot be reached, or goes away, widgetd logs it, keeps serving its socket, and
-/// tries again after 1 s, then after twice the previous wait each time, up to
-/// `longestRetry`: a daemon left without a bus wakes a few times an hour for it, not every second.
+/// tries again on a backoff (`BusRetry`).
 final class DBusEndpoint: @unchecked Sendable {
     /// What the thread is handed.
     enum Work: Sendable {
@@ -32,60 +31,42 @@ final class DBusEndpoint: @unchecked Sendable {
         _ line: [UInt8], _ caller: PeerCredentials, _ answered: @escaping @Sendable ([UInt8]?) -> Void
     ) -> Void
 
-    static let firstRetry: Double = 1
-    static let longestRetry: Double = 256
-
     let kind: DBusBusKind
     let serve: Serve
     private let logger: Logger
-    private let work = Mutex<[Work]>([])
-    private let wakeFD: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: BusThread<Work>
 
     // On the bus thread only (hence @unchecked Sendable).
     private var bus: OpaquePointer?
     /// Calls handed to the engine, by the id of their request, with their messages referenced.
     var pending: [Int: (message: OpaquePointer, call: DBusCall)] = [:]
     var nextToken = 1
-    private var retryDelay = DBusEndpoint.firstRetry
-    /// When to try to connect again, in CLOCK_MONOTONIC nanoseconds.
-    private var retryAt: UInt64 = 0
+    /// The first connection is tried at once.
+    private var retry = BusRetry(at: 0)
     private var connectedOnce = false
 
     init(kind: DBusBusKind, logger: Logger, serve: @escaping Serve) throws {
         self.kind = kind
         self.logger = logger
         self.serve = serve
-        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeFD >= 0 else { throw DBusEndpointError("eventfd: \(String(cString: strerror(errno)))") }
-    }
-
-    deinit {
-        close(wakeFD)
+        thread = try BusThread()
     }
 
     /// Starts the bus thread, which connects at once.
     func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "widgetd-dbus"
-        thread.start()
+        thread.start(name: "widgetd-dbus") { [self] in run() }
     }
 
     /// Hands the thread something to do, from any thread.
     func post(_ item: Work) {
-        work.withLock { $0.append(item) }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+        thread.post(item)
     }
 
     /// Closes the connection (calls not answered yet get no reply) and waits for the thread to
     /// end. Blocks: never call it on the event loop.
     func stop() {
         post(.stop)
-        finished.wait()
+        thread.join()
     }
 
     // MARK: The thread
@@ -95,7 +76,7 @@ final class DBusEndpoint: @unchecked Sendable {
         while !stopping {
             stopping = drainWork()
             if stopping { break }
-            if bus == nil, Self.monotonicNanoseconds() >= retryAt { connect() }
+            if bus == nil, retry.isDue { connect() }
             if let bus {
                 while true {
                     let processed = sd_bus_process(bus, nil)
@@ -113,11 +94,7 @@ final class DBusEndpoint: @unchecked Sendable {
 
     /// Handles what was posted; true once asked to stop.
     private func drainWork() -> Bool {
-        let items = work.withLock { items in
-            defer { items.removeAll() }
-            return items
-        }
-        for item in items {
+        for item in thread.take() {
             switch item {
             case .stop:
                 return true
@@ -135,7 +112,7 @@ final class DBusEndpoint: @unchecked Sendable {
 
     /// Blocks until the bus or the eventfd is ready, or until sd-bus's or the retry's time-out.
     private func sleep() {
-        BusPoll.wait(bus: bus, wakeFD: wakeFD, deadline: bus == nil ? retryAt : .max)
+        BusPoll.wait(bus: bus, wakeFD: thread.wakeFD, deadline: bus == nil ? retry.at : .max)
     }
 
     // MARK: Connection
@@ -153,7 +130,7 @@ final class DBusEndpoint: @unchecked Sendable {
             return failed("cannot own \(DBusNames.busName) on the \(kind.rawValue) bus", result)
         }
         bus = opened
-        retryDelay = Self.firstRetry
+        retry.connected()
         logger.info(
             connectedOnce ? "D-Bus connection back" : "serving D-Bus",
             metadata: ["bus": "\(kind.rawValue)", "name": "\(DBusNames.busName)", "owner": "\(result > 0 ? "yes" : "queued")"])
@@ -163,21 +140,16 @@ final class DBusEndpoint: @unchecked Sendable {
     private func failed(_ what: String, _ result: Int32) {
         logger.warning(
             "\(what); serving the socket only, trying again later",
-            metadata: ["error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retryDelay))"])
-        scheduleRetry()
+            metadata: ["error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retry.delay))"])
+        retry.schedule()
     }
 
     private func lost(_ result: Int32) {
         logger.warning(
             "D-Bus connection lost; serving the socket only, trying again later",
-            metadata: ["bus": "\(kind.rawValue)", "error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retryDelay))"])
+            metadata: ["bus": "\(kind.rawValue)", "error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retry.delay))"])
         disconnect()
-        scheduleRetry()
-    }
-
-    private func scheduleRetry() {
-        retryAt = Self.monotonicNanoseconds() + UInt64(retryDelay * 1e9)
-        retryDelay = min(retryDelay * 2, Self.longestRetry)
+        retry.schedule()
     }
 
     /// Drops the connection and the calls waiting on it (their callers get the bus's error).
@@ -186,10 +158,6 @@ final class DBusEndpoint: @unchecked Sendable {
         pending.removeAll()
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        BusPoll.monotonicNanoseconds()
     }
 }
 

@@ -35,16 +35,12 @@ final class SessionWatchers: @unchecked Sendable {
     /// How long a call to a service may take (µs): a service that hangs costs its own reading,
     /// and the readings wait, never the control socket (another thread).
     static let callTimeout: UInt64 = 5_000_000
-    static let firstRetry: Double = 1
-    static let longestRetry: Double = 256
 
     let logger: Logger
     let deliver: @Sendable ([ContextReading]) -> Void
     /// logind's `PrepareForSleep`; when `starting`, `ready` is called once the commits are synced.
     let sleepSignal: @Sendable (_ starting: Bool, _ ready: @escaping @Sendable () -> Void) -> Void
-    private let work = Mutex<[Work]>([])
-    private let wakeFD: Int32
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: BusThread<Work>
 
     // On the thread only (hence @unchecked Sendable).
     var bus: OpaquePointer?
@@ -60,8 +56,8 @@ final class SessionWatchers: @unchecked Sendable {
     /// GeoClue's client object, while started.
     var geoclueClient: String?
     private var connectedOnce = false
-    private var retryDelay = SessionWatchers.firstRetry
-    private var retryAt: UInt64 = .max
+    /// A bus missing at start is not tried again (`failed`).
+    private var retry = BusRetry(at: .max)
 
     init(
         scope: SessionScope, maxTrackedObjects: Int, logger: Logger, deliver: @escaping @Sendable ([ContextReading]) -> Void,
@@ -71,35 +67,23 @@ final class SessionWatchers: @unchecked Sendable {
         self.logger = logger
         self.deliver = deliver
         sleepSignal = sleep
-        wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeFD >= 0 else { throw DBusEndpointError("eventfd: \(String(cString: strerror(errno)))") }
-    }
-
-    deinit {
-        close(wakeFD)
+        thread = try BusThread()
     }
 
     func start() {
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "widgetd-session"
-        thread.start()
+        thread.start(name: "widgetd-session") { [self] in run() }
     }
 
     /// Hands the thread something to do, from any thread.
     func post(_ item: Work) {
-        work.withLock { $0.append(item) }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+        thread.post(item)
     }
 
     /// Closes the connection (which releases the inhibitor and GeoClue's client) and waits for
     /// the thread. Blocks: never on the event loop.
     func stop() {
         post(.stop)
-        finished.wait()
+        thread.join()
     }
 
     // MARK: The thread
@@ -110,7 +94,7 @@ final class SessionWatchers: @unchecked Sendable {
         connect()
         while true {
             if drainWork() { break }
-            if bus == nil, BusPoll.monotonicNanoseconds() >= retryAt { connect() }
+            if bus == nil, retry.isDue { connect() }
             var more = false
             if let bus {
                 var handled = 0
@@ -126,7 +110,7 @@ final class SessionWatchers: @unchecked Sendable {
                 }
                 more = handled == Self.maxMessagesPerRound
             }
-            if !more { BusPoll.wait(bus: bus, wakeFD: wakeFD, deadline: bus == nil ? retryAt : .max) }
+            if !more { BusPoll.wait(bus: bus, wakeFD: thread.wakeFD, deadline: bus == nil ? retry.at : .max) }
         }
         // Stopping: the engine is told nothing more.
         disconnect(reporting: false)
@@ -134,11 +118,7 @@ final class SessionWatchers: @unchecked Sendable {
 
     /// Handles what was posted; true once asked to stop.
     private func drainWork() -> Bool {
-        let items = work.withLock { items in
-            defer { items.removeAll() }
-            return items
-        }
-        for item in items {
+        for item in thread.take() {
             switch item {
             case .stop:
                 return true
@@ -162,7 +142,6 @@ final class SessionWatchers: @unchecked Sendable {
     // MARK: Connection
 
     private func connect() {
-        retryAt = .max
         var opened: OpaquePointer?
         var result = sd_bus_open_system(&opened)
         if result >= 0, let opened {
@@ -176,7 +155,7 @@ final class SessionWatchers: @unchecked Sendable {
             return failed(result)
         }
         bus = opened
-        retryDelay = Self.firstRetry
+        retry.connected()
         logger.info(connectedOnce ? "system bus back: reading the session again" : "reading the session from the system bus")
         connectedOnce = true
         for source in ContextSource.allCases where nameHasOwner(SessionNames.busName(source)) {
@@ -192,21 +171,16 @@ final class SessionWatchers: @unchecked Sendable {
             logger.warning("no system bus: the session's context is unknown", metadata: ["error": "\(error)"])
             return
         }
-        logger.warning("cannot reach the system bus again", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int(retryDelay))"])
-        scheduleRetry()
+        logger.warning("cannot reach the system bus again", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int(retry.delay))"])
+        retry.schedule()
     }
 
     private func lost(_ result: Int32) {
         logger.warning("system bus lost: the session's context is unknown until it is back", metadata: [
-            "error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retryDelay))",
+            "error": "\(String(cString: strerror(-result)))", "retry_in_seconds": "\(Int(retry.delay))",
         ])
         disconnect()
-        scheduleRetry()
-    }
-
-    private func scheduleRetry() {
-        retryAt = BusPoll.monotonicNanoseconds() + UInt64(retryDelay * 1e9)
-        retryDelay = min(retryDelay * 2, Self.longestRetry)
+        retry.schedule()
     }
 
     /// Drops the connection; every source is then missing (`reporting`: the engine is told).

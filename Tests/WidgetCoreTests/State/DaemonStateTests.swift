@@ -99,7 +99,7 @@ import Testing
         #expect(state.scheduler.nextDeadline() == t0 + 60)
     }
 
-    /// The race issue 12 names: a provider answer that arrives after a push replaced what the
+    /// A race between a push and a launch: a provider answer that arrives after a push replaced what the
     /// launch was asked for is dropped, whatever the timing.
     @Test func aLateProviderAnswerDoesNotReplaceANewerPush() throws {
         var state = makeState()

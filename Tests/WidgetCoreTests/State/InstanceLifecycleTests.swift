@@ -10,11 +10,11 @@ import Testing
 @Suite("Instance lifecycle")
 struct InstanceLifecycleTests {
     static let descriptors = #"""
-        [{"kind":"k.clock","supportedFamilies":["systemSmall"],"provider":{"exec":["/bin/true"]},
+        [{"kind":"k.clock","supportedFamilies":["systemSmall"],"clues":["headphones"],"provider":{"exec":["/bin/true"]},
           "intent":{"type":"Clock","parameters":[{"name":"city","type":"string"}],"supportedCombinations":[["city"]]}},
-         {"kind":"k.push","supportedFamilies":["systemSmall"],
+         {"kind":"k.push","supportedFamilies":["systemSmall"],"clues":["headphones"],
           "intent":{"type":"Clock","parameters":[{"name":"city","type":"string"}],"supportedCombinations":[["city"]]}},
-         {"kind":"k.plain","supportedFamilies":["systemSmall"],"provider":{"exec":["/bin/true"]}}]
+         {"kind":"k.plain","supportedFamilies":["systemSmall"],"clues":["headphones"],"provider":{"exec":["/bin/true"]}}]
         """#
     static let kinds = ["k.clock", "k.push", "k.plain"]
     static let cities = ["Oslo", "Lima", "Pune"]
@@ -39,7 +39,7 @@ struct InstanceLifecycleTests {
         var running: [Launch] = []
 
         // What may happen to the instance, in a random order, each at most once.
-        let actions = ["visible", "launch", "reload", "push", "configure", "windows", "hidden", "fail", "shown"].shuffled(using: &random)
+        let actions = ["visible", "launch", "reload", "push", "clues", "configure", "windows", "hidden", "fail", "shown"].shuffled(using: &random)
         for action in actions where Bool.random(using: &random) {
             switch action {
             case "visible":
@@ -68,6 +68,9 @@ struct InstanceLifecycleTests {
                 running += Self.step(&state) { _ in nil }
             case "push":
                 state.apply(try state.planPush(id, Self.timeline(scores: false), at: Self.now))
+            case "clues":
+                // A timeline whose relevance names a clue: the book counts the instance a user of it.
+                state.apply(try state.planPush(id, Self.timeline(scores: true, clue: true), at: Self.now))
             case "configure":
                 state.apply(try state.planConfigure(id, configuration: Self.configuration(&random), at: Self.now))
             case "windows":
@@ -146,7 +149,9 @@ struct InstanceLifecycleTests {
             let (id, _) = try state.added(kind, configuration: configuration(&random), stack: stack, at: t0)
             ids.append(id)
         }
-        _ = step(&state, at: t0) { launch in launch.members.map { _ in .timeline(timeline(scores: true)) } }
+        _ = step(&state, at: t0) { launch in
+            launch.members.map { _ in .timeline(timeline(scores: true, clue: Bool.random(using: &random))) }
+        }
         let shown = ids.filter { _ in Bool.random(using: &random) }
         state.apply(try state.planVisible(shown, at: now))
         _ = step(&state) { _ in Issue.record("nothing is due at now before the add"); return nil }
@@ -158,10 +163,12 @@ struct InstanceLifecycleTests {
     }
 
     /// Entries an hour before and after `now`, reloaded two hours after it.
-    static func timeline(scores: Bool) -> WidgetTimeline {
-        WidgetTimeline(
+    static func timeline(scores: Bool, clue: Bool = false) -> WidgetTimeline {
+        let when = clue ? [ClueAlternative(headphones: true)] : nil
+        return WidgetTimeline(
             entries: [
-                WidgetEntry(date: now - 3600, content: .string("before"), relevance: scores ? EntryRelevance(score: 0.5) : nil),
+                WidgetEntry(
+                    date: now - 3600, content: .string("before"), relevance: scores ? EntryRelevance(score: 0.5, when: when) : nil),
                 WidgetEntry(date: now + 3600, content: .string("after")),
             ],
             policy: .after(now + 7200))
@@ -201,6 +208,7 @@ struct InstanceLifecycleTests {
         var visible: Set<InstanceID>
         var timelines: Int
         var matchIndex: MatchIndex
+        var clueUsers: ClueUsers
         var stacks: StackBook
         var memos: [String: [InstanceID]]
         var dirtyStacks: Set<String>
@@ -228,6 +236,7 @@ struct InstanceLifecycleTests {
             visible = state.instances.visible
             timelines = state.instances.timelines
             matchIndex = state.instances.matchIndex
+            clueUsers = state.instances.clueUsers
             stacks = state.stacks
             memos = state.rankingMemos.mapValues { $0.map(\.instance) }
             dirtyStacks = state.dirtyStacks
@@ -261,6 +270,7 @@ struct InstanceLifecycleTests {
             compare("visible", \.visible)
             compare("timelines", \.timelines)
             compare("matchIndex", \.matchIndex)
+            compare("clueUsers", \.clueUsers)
             compare("stacks", \.stacks)
             compare("memos", \.memos)
             compare("dirtyStacks", \.dirtyStacks)

@@ -6,7 +6,7 @@ import WidgetdClient
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 14, item 5: a socket widgetd binds itself gets the host group and mode 0660, a
+    /// A socket widgetd binds itself gets the host group and mode 0660, a
     /// refused widgetctl says whose socket it is and which group to join, and a user with no
     /// daemon of their own reaches the system socket without being told where it is.
     /// widgetctl runs as `nobody`, with and without a temporary host group. Root only.

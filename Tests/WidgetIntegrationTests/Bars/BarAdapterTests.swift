@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 15, item 2: `widgetctl watch --format waybar|eww --stack NAME`, the bar modules,
+    /// `widgetctl watch --format waybar|eww --stack NAME`, the bar modules,
     /// against the real daemon on the virtual clock. Every line is read with a deadline.
     @Suite struct BarAdapter {
         /// A push-only kind, with bar templates when given.

@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 14, item 3: descriptors are picked up without a SIGHUP. The widgets directories
+    /// Descriptors are picked up without a SIGHUP. The widgets directories
     /// are watched (files created, rewritten, renamed in and out, deleted; a directory made
     /// later), `widgets reload` reads them on demand, and each read says what changed: in its
     /// answer, a log line and an event.

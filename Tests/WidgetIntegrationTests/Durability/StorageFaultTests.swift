@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import WidgetIntegrationSupport
+import WidgetCore
 @testable import WidgetTestSupport
 
 extension Integration {
-    /// Issue 6, item 7: a full disk, a read-only state directory and a damaged database give
+    /// A full disk, a read-only state directory and a damaged database give
     /// a precise message, no crash loop and no silent loss; writes that cannot be made durable
     /// are refused, and the daemon recovers by itself when the fault goes.
     @Suite(.needs(StorageMount.unavailable))

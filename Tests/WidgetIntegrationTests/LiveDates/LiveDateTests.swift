@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 25, item 6: a content value `{"$date": ..., "style": ...}` read as the time goes
+    /// A content value `{"$date": ..., "style": ...}` read as the time goes
     /// by, by `widgetctl`, the bar adapters and the web page, against the real daemon on the
     /// virtual clock. The daemon stores and sends it as any other content.
     @Suite struct LiveDates {
@@ -22,6 +22,19 @@ extension Integration {
             let extra = templates.isEmpty ? "" : #", "templates": {\#(templates.joined(separator: ", "))}"#
             try #"{"kind": "test.trains", "displayName": "Trains", "supportedFamilies": ["systemSmall"]\#(extra)}"#
                 .write(toFile: fixture.widgetsDirectory + "/trains.json", atomically: true, encoding: .utf8)
+        }
+
+        /// A daemon at `start` with one train widget, its bar text `text`, alone in stack `s` and
+        /// showing `train`.
+        static func trainInStack(text: String) throws -> (DaemonFixture, String) {
+            let fixture = try DaemonFixture()
+            try kind(fixture, text: text)
+            try fixture.start(clock: start)
+            let id = try fixture.add("test.trains")
+            #expect(fixture.ctl("stack", "create", "s").status == 0)
+            #expect(fixture.ctl("stack", "add", "s", id).status == 0)
+            push(fixture, id, train)
+            return (fixture, id)
         }
 
         static func push(_ fixture: DaemonFixture, _ id: String, _ content: String) {
@@ -61,13 +74,7 @@ extension Integration {
         }
 
         @Test func theBarLineReadsTheLiveDate() throws {
-            let fixture = try DaemonFixture()
-            try Self.kind(fixture, text: "🚆 {{departs}} ({{time(leaves)}})")
-            try fixture.start(clock: Self.start)
-            let id = try fixture.add("test.trains")
-            #expect(fixture.ctl("stack", "create", "s").status == 0)
-            #expect(fixture.ctl("stack", "add", "s", id).status == 0)
-            Self.push(fixture, id, Self.train)
+            let (fixture, _) = try Self.trainInStack(text: "🚆 {{departs}} ({{time(leaves)}})")
             let watch = try BarWatch(fixture, format: "eww", stack: "s")
             // Relative to the minute: it reads 12 min for a whole minute of the bar's time.
             let line = try watch.next("the live text") { ($0["text"] as? String ?? "").hasPrefix("🚆 1") }
@@ -78,13 +85,7 @@ extension Integration {
         /// the daemon's (virtual) time running on; once the entry shown holds none that changes,
         /// the module writes nothing more and its process does not wake.
         @Test func theWaybarLineTicksOnlyWhileATimerIsShown() throws {
-            let fixture = try DaemonFixture()
-            try Self.kind(fixture, text: "{{text}} {{leaves}}")
-            try fixture.start(clock: Self.start)
-            let id = try fixture.add("test.trains")
-            #expect(fixture.ctl("stack", "create", "s").status == 0)
-            #expect(fixture.ctl("stack", "add", "s", id).status == 0)
-            Self.push(fixture, id, Self.train)
+            let (fixture, id) = try Self.trainInStack(text: "{{text}} {{leaves}}")
             let watch = try BarWatch(fixture, format: "waybar", stack: "s")
             // Three lines in a row, each the timer further down (a second each, unless the
             // machine held the module longer).

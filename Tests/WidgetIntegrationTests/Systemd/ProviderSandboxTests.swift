@@ -4,7 +4,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 6, item 8: the shipped example providers still work under the restrictions of
+    /// The shipped example providers still work under the restrictions of
     /// systemd/widgetd.service, and forbidden things fail. scripts/provider-sandbox does the
     /// work (namespaces, read-only mounts, another uid, no capabilities, the unit's seccomp
     /// filter, all derived from the unit); this runs it on the binaries under test.

@@ -26,29 +26,3 @@ public protocol RelevanceEntriesProvider: Sendable {
     /// What the widget shows; its `relevance` is replaced by the contexts of ``relevance(in:)``.
     func entry(in context: Context) async throws -> Entry
 }
-
-/// The contexts in which a relevance widget matters (RelevanceKit's `WidgetRelevance`).
-public struct WidgetRelevance: Sendable, Hashable {
-    /// The contexts, any of which makes the widget relevant; none: never relevant by a clue.
-    public var attributes: [WidgetRelevanceAttribute]
-
-    /// The widget matters in each of `attributes`' contexts.
-    public init(_ attributes: [WidgetRelevanceAttribute]) {
-        self.attributes = attributes
-    }
-}
-
-/// One context in which a relevance widget matters, and how much (RelevanceKit's
-/// `WidgetRelevanceAttribute`).
-public struct WidgetRelevanceAttribute: Sendable, Hashable {
-    /// The clue that must hold.
-    public var context: RelevantContext
-    /// Relative to this widget's other attributes; the highest that holds counts.
-    public var score: Float
-
-    /// The widget matters while `context` holds, with `score` (1 by default).
-    public init(context: RelevantContext, score: Float = 1) {
-        self.context = context
-        self.score = score
-    }
-}

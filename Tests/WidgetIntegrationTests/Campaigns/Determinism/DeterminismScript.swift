@@ -1,6 +1,6 @@
 @testable import WidgetIntegrationSupport
 
-/// Issue 12, item 6: one fixed script of requests on the virtual clock, whose outputs must be
+/// One fixed script of requests on the virtual clock, whose outputs must be
 /// byte for byte the same however busy the machine is. It uses the model check's widgets
 /// (`ModelWidgets`) and one more kind, `m.slow`, whose provider takes 0.3 s to answer. Steps
 /// name instances `#1`, `#2`, ... by the order of their adds.

@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 12, item 6: on the virtual clock the same script of requests gives the same
+    /// On the virtual clock the same script of requests gives the same
     /// outputs, byte for byte, on an idle machine and with both cores busy; and a provider's
     /// late answer never replaces a newer push.
     /// `WIDGETD_DETERMINISM_KEEP=DIR` writes both runs' outputs (ids replaced) there.

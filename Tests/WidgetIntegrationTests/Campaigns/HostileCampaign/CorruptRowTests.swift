@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 22, defect 10 and the store's principle: a stored row that does not decode is
+    /// A stored row that does not decode is
     /// left out and reported (its instance shown as failed) instead of stopping the start; a
     /// start that fails leaves the file byte for byte; exit statuses are the documented ones.
     @Suite struct HostileCorruptRow {

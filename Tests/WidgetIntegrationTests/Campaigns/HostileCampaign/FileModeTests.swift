@@ -5,7 +5,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 22, items 3, 12 and 14: files another user could write are never run as the
+    /// Files another user could write are never run as the
     /// daemon's user, descriptor input is bounded and read off the event loop, and the state
     /// files are readable by their owner only.
     @Suite struct HostileFileModes {

@@ -5,7 +5,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 22, providers and bytes: a provider flooding stderr or stdout, donations and
+    /// A provider flooding stderr or stdout, donations and
     /// configurations of hundreds of kilobytes, and a reader asking for hundreds of previews.
     /// Each is held to a bound: the daemon's memory, its state file, the launches it makes.
     @Suite struct HostileProviderOutput {

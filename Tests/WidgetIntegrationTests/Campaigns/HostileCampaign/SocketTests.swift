@@ -5,7 +5,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 22, defects 1, 4 and 5: clients that do not read, flood the slots, hold partial
+    /// Clients that do not read, flood the slots, hold partial
     /// lines or loop huge batches, against the real widgetd. Each asserts a bound (memory
     /// growth, who still gets in, that other clients are answered, what is closed and
     /// logged), never a timing; the figures are printed for docs/reliability.md.

@@ -1,4 +1,5 @@
 import WidgetProtocol
+import WidgetCore
 @testable import WidgetTestSupport
 
 /// One line for the daemon (without its newline) and what must come back for it.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import WidgetIntegrationSupport
+import WidgetCore
 @testable import WidgetTestSupport
 
 /// One client of the kill campaign: sends state-changing requests and keeps the acknowledged

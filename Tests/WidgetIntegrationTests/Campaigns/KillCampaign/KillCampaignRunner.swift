@@ -1,5 +1,6 @@
 import Foundation
 @testable import WidgetIntegrationSupport
+import WidgetCore
 @testable import WidgetTestSupport
 
 /// The kill campaign's size: `full` (24 kills, over 10,000 answered changes, about a minute

@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 12, item 7: a reference model of the rules (`WidgetModel`) beside the real daemon
+    /// A reference model of the rules (`WidgetModel`) beside the real daemon
     /// on the virtual clock. A seeded driver adds, removes, configures, pushes, reloads,
     /// donates, builds stacks, swipes and moves the clock; after every operation each
     /// instance's current entry, pending reload and budget and each stack's top are compared.

@@ -1,3 +1,4 @@
+import WidgetCore
 @testable import WidgetTestSupport
 
 /// Draws the model check's operations from a seeded generator, weighted, and always valid for

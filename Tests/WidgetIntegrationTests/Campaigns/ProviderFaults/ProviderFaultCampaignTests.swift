@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 6, provider faults: providers that hang, crash, print garbage or 100 MiB, drip,
+    /// Providers that hang, crash, print garbage or 100 MiB, drip,
     /// leave children behind, or ask to be reloaded in a loop. The daemon must keep answering
     /// other clients, keep the last good timeline, hold its budget and memory, log each fault
     /// once with its cause, and leak no descriptor or process.
