@@ -26,6 +26,8 @@ struct ClockCommand: ParsableCommand {
             commandName: "advance", abstract: "Move the virtual clock forward, processing everything due in between.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Like 90s, 10m, 2h, 1d.") var duration: String
+        @Flag(help: "Pass the time as in a suspend: nothing due runs until the resume (logind's PrepareForSleep(false) or the next clock move).")
+        var asleep = false
 
         /// `clock advance -1h` would reach the parser as the flags `-1 -h`, and `-h` is help:
         /// a signed duration is refused before parsing, and `+1h` the same way after it.
@@ -50,7 +52,7 @@ struct ClockCommand: ParsableCommand {
             guard let seconds = DurationText.seconds(duration) else {
                 throw CtlFailure.usage("'\(duration)' is not a duration like 90s, 10m, 2h or 1d")
             }
-            ClockCommand.report(try global.call(Methods.ClockAdvance.self, ClockAdvanceParams(seconds: seconds)), global)
+            ClockCommand.report(try global.call(Methods.ClockAdvance.self, ClockAdvanceParams(seconds: seconds, asleep: asleep ? true : nil)), global)
         }
     }
 

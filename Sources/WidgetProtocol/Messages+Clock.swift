@@ -6,7 +6,13 @@ import WidgetCore
 
 public struct ClockAdvanceParams: Codable, Sendable {
     public var seconds: Double
-    public init(seconds: Double) { self.seconds = seconds }
+    /// The time passes as in a suspend: the clock moves but nothing due runs until the resume
+    /// is noticed (logind's `PrepareForSleep(false)`, or the next clock move or change).
+    public var asleep: Bool?
+    public init(seconds: Double, asleep: Bool? = nil) {
+        self.seconds = seconds
+        self.asleep = asleep
+    }
 }
 
 public struct ClockSetParams: Codable, Sendable {

@@ -46,9 +46,15 @@ extension Engine {
     /// during which the monotonic timer stood still): then the timer armed before is cancelled,
     /// since its deadline may have moved or passed, and `settle` arms the one timer afresh.
     func tick() {
+        catchUp()
+    }
+
+    /// `tick`, answering how many entry changes and reload batches were due (the resume logs it).
+    @discardableResult
+    func catchUp() -> Int {
         cancelTimer()
         if !time.clock.zoneWatched { refreshTimeZone() }
-        settle(nil)
+        return settle(nil)
     }
 
     /// On the real clock, a wall-clock step since the last look (every step looks, and

@@ -16,8 +16,24 @@ extension Engine {
             guard SupportedDates.contains(target) else {
                 throw .invalidParams("params.seconds: the clock would leave \(SupportedDates.text)")
             }
+            if params.asleep == true { return try await passAsleep(until: target) }
             return try await move(to: target)
         }
+    }
+
+    /// `clock.advance` with `asleep`: a suspend on the virtual clock. The wall clock moves and the
+    /// monotonic clock the timer runs on stands still, so nothing due is carried out here; the
+    /// resume carries it out in one step (`resumedFromSleep`), as would the next clock move or
+    /// change, as the first look at the clock after a real resume does.
+    private func passAsleep(until target: Date) async throws(RPCError) -> ClockInfo {
+        guard !time.clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
+        time.clock.advancing = true
+        defer { time.clock.advancing = false }
+        await quiesce()
+        guard !time.stopping else { throw .shuttingDown }
+        time.clock.virtualNow = max(time.clock.virtualNow ?? target, target)
+        io.logger.info("the virtual clock passed time asleep: what came due waits for the resume", metadata: ["now": "\(ISO8601.string(from: now))"])
+        return ClockInfo(mode: "virtual", now: now, processed: 0)
     }
 
     /// Sets the virtual clock. Forward, it behaves as `advance`; backward, it applies the rules

@@ -20,8 +20,8 @@ extension Methods {
         public typealias Result = ClockInfo
         public static let name = "clock.advance"
         public static let access = MethodAccess.manage
-        public static let summary = "Moves the virtual clock on by seconds, carrying out everything due on the way."
-        public static var example: ClockAdvanceParams { ClockAdvanceParams(seconds: 3600) }
+        public static let summary = "Moves the virtual clock on by seconds, carrying out everything due on the way (asleep: nothing runs until the resume)."
+        public static var example: ClockAdvanceParams { ClockAdvanceParams(seconds: 3600, asleep: false) }
     }
 
     public enum ClockSet: MethodSpec {
