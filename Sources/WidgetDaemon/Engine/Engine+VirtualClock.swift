@@ -23,8 +23,8 @@ extension Engine {
 
     /// `clock.advance` with `asleep`: a suspend on the virtual clock. The wall clock moves and the
     /// monotonic clock the timer runs on stands still, so nothing due is carried out here; the
-    /// resume carries it out in one step (`resumedFromSleep`), as would the next clock move or
-    /// change, as the first look at the clock after a real resume does.
+    /// resume carries it out in one step (`resumedFromSleep`); so does the next clock move or
+    /// change, as the first look at the clock after a real resume would.
     private func passAsleep(until target: Date) async throws(RPCError) -> ClockInfo {
         guard !time.clock.advancing else { throw RPCError(code: RPCError.Code.busy, message: "the clock is already moving") }
         time.clock.advancing = true
