@@ -3,7 +3,7 @@ import Testing
 @testable import WidgetIntegrationSupport
 
 extension Integration {
-    /// Issue 24, providers contained outside systemd: whatever a launch started ends with it,
+    /// Providers contained outside systemd: whatever a launch started ends with it,
     /// including a process that left its process group and session, and a launch's memory
     /// and CPU are bounded by `memory-max` and `cpu-max`.
     @Suite struct ProviderContainment {
