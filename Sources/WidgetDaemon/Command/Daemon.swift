@@ -117,7 +117,9 @@ struct Daemon {
         }
         // Without --dbus nothing about D-Bus runs. A bus that cannot be reached is logged and
         // tried again later: the socket is served either way.
-        let dbus = try options.dbus.map { try DBusService(kind: $0, engine: engine, logger: logger) }
+        let dbus = try options.dbus.map {
+            try DBusService(kind: $0, engine: engine, maxCallsPerUID: settings.limits.maxDBusCallsPerUID, logger: logger)
+        }
         // The session's services live on the system bus for a user's service too. Signals
         // only: with nothing changing, its thread sleeps.
         let session = try options.contextBus
