@@ -31,20 +31,21 @@ public struct ReloadScheduler: Sendable {
     /// Coalescing window W (docs/overview.md).
     public var coalescingWindow: TimeInterval
 
-    /// Indexed by record handle; a handle with no instance here has a free slot.
-    private var slots: [Slot] = []
     public private(set) var instanceCount = 0
-    /// In the due wheel, handle 3·slot is the slot's next entry change and 3·slot + 1 its next
+    /// In the due wheel, handle 8·slot is the slot's next entry change and 8·slot + 1 its next
     /// reload (at the date the budget lets it run).
     private var due = TimingWheel()
-    /// Per provider, the slots with a reload pending, as handle 3·slot + 2, by the date it can
+    /// Per provider, the slots with a reload pending, as handle 8·slot + 2, by the date it can
     /// run (the date of its due handle): a launch finds its merge partners, those wanted within
     /// W that the budget lets run now, without a scan. Every such partner can run by now + W, so
     /// only those are read. A slot waits in at most one provider's wheel.
     private var providers: [ProviderQueue] = []
     private var providerOfKey: [String: Int32] = [:]
-    /// Where each slot's three handles are in the wheels, side by side, so that
-    /// moving a slot's reload in the due wheel and in its provider's wheel reads one place.
+    /// The slots, numbered by record handle: slot s is the eight words from 8·s, where its three
+    /// handles are in the wheels (words 0 to 2, at the handles' own numbers), then its kind,
+    /// its provider and its place in its kind's list (`Field`), then two unused. One block of
+    /// 32 bytes, two to a cache line, so moving a slot's reload reads its slot and where its
+    /// nodes are in one line. A free slot is all `SlotHeap.absent` (-1): no kind, no provider.
     private var positions = TimingWheel.Positions()
     private var kindNames: [String] = []
     /// The slots of each kind, for `reloadTimelines(ofKind:)`: a slot number an instance, far
@@ -68,21 +69,16 @@ public struct ReloadScheduler: Sendable {
     /// launched or listed until it gets one. Registering a handle again starts its slot afresh.
     public mutating func add(_ handle: RecordHandle, kind: String, providerKey: String, in store: some ReloadTimingStore) {
         let index = handle.index
-        precondition(index >= 0, "a record handle")
-        let slot = Slot(kind: internKind(kind), provider: internProvider(providerKey))
-        if Int(index) >= slots.count {
-            let added = Int(index) + 1 - slots.count
-            // Grown with the slots, not doubled on its own.
-            slots.append(contentsOf: repeatElement(Slot.free, count: added))
-            if positions.items.capacity < 3 * slots.capacity { positions.items.reserveCapacity(3 * slots.capacity) }
-            positions.append(absent: 3 * added)
-        }
-        if slots[Int(index)].inUse {
+        precondition(index >= 0 && index < Self.slotLimit, "a record handle")
+        let (kind, provider) = (internKind(kind), internProvider(providerKey))
+        if Int(index) >= slotCount { positions.append(absent: Self.slotWords * (Int(index) + 1 - slotCount)) }
+        if inUse(index) {
             unlink(index)
         } else {
             instanceCount += 1
         }
-        slots[Int(index)] = slot
+        self[index, .kind] = kind
+        self[index, .provider] = provider
         linkKind(index)
         reschedule(index, store.reloadFacts(of: handle), store)
     }
@@ -90,14 +86,13 @@ public struct ReloadScheduler: Sendable {
     /// Makes room for `count` instances at once (a restart knows how many it will add), so the
     /// slot arrays are not grown by doubling and left up to twice the size they need.
     public mutating func reserveCapacity(_ count: Int) {
-        slots.reserveCapacity(count)
-        positions.items.reserveCapacity(3 * count)
+        positions.items.reserveCapacity(Self.slotWords * count)
     }
 
     public mutating func remove(_ handle: RecordHandle) {
         guard contains(handle) else { return }
         unlink(handle.index)
-        slots[Int(handle.index)] = Slot.free
+        for field in [Field.kind, .provider, .kindPosition] { self[handle.index, field] = SlotHeap.absent }
         instanceCount -= 1
     }
 
@@ -106,14 +101,14 @@ public struct ReloadScheduler: Sendable {
         guard contains(handle) else { return }
         let index = handle.index
         let provider = internProvider(providerKey)
-        guard slots[Int(index)].provider != provider else { return }
+        guard self[index, .provider] != provider else { return }
         removePending(index)
-        slots[Int(index)].provider = provider
+        self[index, .provider] = provider
         reschedule(index, store.reloadFacts(of: handle), store)
     }
 
     public func contains(_ handle: RecordHandle) -> Bool {
-        handle.index >= 0 && Int(handle.index) < slots.count && slots[Int(handle.index)].inUse
+        handle.index >= 0 && Int(handle.index) < slotCount && inUse(handle.index)
     }
 
     /// The instances of a kind, in no particular order.
@@ -124,7 +119,7 @@ public struct ReloadScheduler: Sendable {
 
     public mutating func updateBudget(_ budget: ReloadBudget, in store: some ReloadTimingStore) {
         self.budget = budget
-        for index in slots.indices where slots[index].inUse {
+        for index in 0..<slotCount where inUse(Int32(index)) {
             let handle = RecordHandle(Int32(index))
             reschedule(handle.index, store.reloadFacts(of: handle), store)
         }
@@ -219,7 +214,7 @@ public struct ReloadScheduler: Sendable {
     ///   budget deferred it) stays due: it runs once, as soon as the budget allows.
     /// Nothing that already ran becomes due again: a launch clears its due dates.
     public mutating func clockSteppedBack(from old: Date, to now: Date, in store: inout some ReloadTimingStore) {
-        for index in slots.indices where slots[index].inUse {
+        for index in 0..<slotCount where inUse(Int32(index)) {
             let handle = RecordHandle(Int32(index))
             let facts = store.changeTiming(of: handle) { timing, _ in timing.clockSteppedBack(from: old, to: now) }
             reschedule(handle.index, facts, store)
@@ -244,7 +239,7 @@ public struct ReloadScheduler: Sendable {
         var events: [SchedulerEvent] = []
         let limit = now.timeIntervalSinceReferenceDate
         while let top = due.min, top.date <= limit {
-            let index = top.handle / 3
+            let index = top.handle >> 3
             let handle = RecordHandle(index)
             if top.handle == Self.entryHandle(index) {
                 due.remove(top.handle, positions: &positions)
@@ -266,8 +261,8 @@ public struct ReloadScheduler: Sendable {
 
     /// Pending reloads, earliest first, for `widgetctl schedule`.
     public func pendingReloads(in store: some ReloadTimingStore) -> [ScheduledReload] {
-        slots.indices.compactMap { index -> ScheduledReload? in
-            guard slots[index].inUse else { return nil }
+        (0..<slotCount).compactMap { index -> ScheduledReload? in
+            guard inUse(Int32(index)) else { return nil }
             let handle = RecordHandle(Int32(index))
             return scheduled(handle, store.reloadFacts(of: handle), store)
         }
@@ -276,8 +271,8 @@ public struct ReloadScheduler: Sendable {
 
     /// How many reloads are pending (what `pendingReloads(in:)` lists), without listing them.
     public func pendingReloadCount(in store: some ReloadTimingStore) -> Int {
-        slots.indices.count { index in
-            guard slots[index].inUse else { return false }
+        (0..<slotCount).count { index in
+            guard inUse(Int32(index)) else { return false }
             let handle = RecordHandle(Int32(index))
             return pendingReload(handle.index, store.reloadFacts(of: handle), store) != nil
         }
@@ -296,12 +291,12 @@ public struct ReloadScheduler: Sendable {
     func reloadNodes(in store: some ReloadTimingStore) -> [InstanceID: (due: Date, pending: Date?)] {
         var dates: [InstanceID: (due: Date, pending: Date?)] = [:]
         due.forEach { node in
-            guard node.handle % 3 == 1 else { return }
-            dates[store.instanceID(of: RecordHandle(node.handle / 3))] = (Date(timeIntervalSinceReferenceDate: node.date), nil)
+            guard node.handle == Self.reloadHandle(node.handle >> 3) else { return }
+            dates[store.instanceID(of: RecordHandle(node.handle >> 3))] = (Date(timeIntervalSinceReferenceDate: node.date), nil)
         }
         for provider in providers {
             provider.pending.forEach { node in
-                let id = store.instanceID(of: RecordHandle(node.handle / 3))
+                let id = store.instanceID(of: RecordHandle(node.handle >> 3))
                 dates[id, default: (.distantPast, nil)].pending = Date(timeIntervalSinceReferenceDate: node.date)
             }
         }
@@ -323,7 +318,7 @@ public struct ReloadScheduler: Sendable {
     private mutating func launch<Store: ReloadTimingStore>(
         startingWith first: Int32, pending: PendingReload, now: Date, in store: inout Store
     ) -> ReloadBatch {
-        let provider = slots[Int(first)].provider
+        let provider = self[first, .provider]
         let firstHandle = RecordHandle(first)
         let member = ReloadMember(instance: store.instanceID(of: firstHandle), reason: pending.reason, wanted: pending.wanted, handle: firstHandle)
         // Merge what is wanted within W and that the budget allows now. Those the budget holds
@@ -335,7 +330,7 @@ public struct ReloadScheduler: Sendable {
         var partners: [(slot: Int32, member: ReloadMember)] = []
         let budget = budget
         providers[Int(provider)].pending.forEach(through: runsBy) { node in
-            let index = node / 3
+            let index = node >> 3
             guard index != first else { return }
             let handle = RecordHandle(index)
             let facts = store.reloadFacts(of: handle)
@@ -370,7 +365,7 @@ public struct ReloadScheduler: Sendable {
     /// The reload the slot would launch next (nil: none, or its kind has no provider).
     @inline(__always)
     private func pendingReload(_ index: Int32, _ facts: ReloadFacts, _ store: some ReloadTimingStore) -> PendingReload? {
-        guard slots[Int(index)].provider != Slot.noProvider else { return nil }
+        guard self[index, .provider] != Self.noProvider else { return nil }
         // The id is read only for the session's hold, which looks at it only while the session
         // is locked (an instance a host shows is not held then).
         let id = budget.session.locked ? store.instanceID(of: RecordHandle(index)) : ""
@@ -380,7 +375,7 @@ public struct ReloadScheduler: Sendable {
     private func scheduled(_ handle: RecordHandle, _ facts: ReloadFacts, _ store: some ReloadTimingStore) -> ScheduledReload? {
         guard let pending = pendingReload(handle.index, facts, store) else { return nil }
         return ScheduledReload(
-            instance: store.instanceID(of: handle), kind: kindNames[Int(slots[Int(handle.index)].kind)], due: pending.effective,
+            instance: store.instanceID(of: handle), kind: kindNames[Int(self[handle.index, .kind])], due: pending.effective,
             wanted: pending.wanted, reason: pending.hold ?? pending.reason, inFlight: facts.timing.inFlight,
             heldReason: pending.held ? pending.reason : nil)
     }
@@ -390,7 +385,7 @@ public struct ReloadScheduler: Sendable {
     /// is locked or in power-saver, waits in no wheel).
     @inline(__always)
     private mutating func reschedule(_ index: Int32, _ facts: ReloadFacts, _ store: some ReloadTimingStore) {
-        let provider = slots[Int(index)].provider
+        let provider = self[index, .provider]
         guard !facts.timing.inFlight, let pending = pendingReload(index, facts, store), !pending.held else {
             due.remove(Self.reloadHandle(index), positions: &positions)
             removePending(index)
@@ -403,8 +398,8 @@ public struct ReloadScheduler: Sendable {
     }
 
     private mutating func removePending(_ index: Int32) {
-        let provider = slots[Int(index)].provider
-        guard provider != Slot.noProvider else { return }
+        let provider = self[index, .provider]
+        guard provider != Self.noProvider else { return }
         providers[Int(provider)].pending.remove(Self.pendingHandle(index), positions: &positions)
     }
 
@@ -413,23 +408,23 @@ public struct ReloadScheduler: Sendable {
         due.remove(Self.entryHandle(index), positions: &positions)
         due.remove(Self.reloadHandle(index), positions: &positions)
         removePending(index)
-        let kind = Int(slots[Int(index)].kind)
-        let position = Int(slots[Int(index)].kindPosition)
+        let kind = Int(self[index, .kind])
+        let position = Int(self[index, .kindPosition])
         let last = slotsOfKind[kind].removeLast()
         if position < slotsOfKind[kind].count {
             slotsOfKind[kind][position] = last
-            slots[Int(last)].kindPosition = Int32(position)
+            self[last, .kindPosition] = Int32(position)
         }
     }
 
     private mutating func linkKind(_ index: Int32) {
-        let kind = Int(slots[Int(index)].kind)
-        slots[Int(index)].kindPosition = Int32(slotsOfKind[kind].count)
+        let kind = Int(self[index, .kind])
+        self[index, .kindPosition] = Int32(slotsOfKind[kind].count)
         slotsOfKind[kind].append(index)
     }
 
     private mutating func internProvider(_ key: String) -> Int32 {
-        guard !key.isEmpty else { return Slot.noProvider }
+        guard !key.isEmpty else { return Self.noProvider }
         if let index = providerOfKey[key] { return index }
         let index = Int32(providers.count)
         providers.append(ProviderQueue(key: key))
@@ -466,32 +461,36 @@ public struct ReloadScheduler: Sendable {
         sequence = UInt32(used.count)
     }
 
-    @inline(__always) private static func entryHandle(_ slot: Int32) -> Int32 { 3 &* slot }
-    @inline(__always) private static func reloadHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 1 }
-    @inline(__always) private static func pendingHandle(_ slot: Int32) -> Int32 { 3 &* slot &+ 2 }
+    @inline(__always) private static func entryHandle(_ slot: Int32) -> Int32 { slot &<< 3 }
+    @inline(__always) private static func reloadHandle(_ slot: Int32) -> Int32 { slot &<< 3 &+ 1 }
+    @inline(__always) private static func pendingHandle(_ slot: Int32) -> Int32 { slot &<< 3 &+ 2 }
+
+    /// The words of a slot in `positions`, and the slots that fit in 32-bit handles.
+    private static let slotWords = 8
+    private static let slotLimit: Int32 = Int32.max >> 3
+    private static let noProvider: Int32 = SlotHeap.absent
+
+    /// What a slot keeps besides where its nodes are: its kind and provider (interned) and where
+    /// it is in its kind's list.
+    private enum Field: Int {
+        case kind = 3
+        case provider = 4
+        case kindPosition = 5
+    }
+
+    private var slotCount: Int { positions.items.count / Self.slotWords }
+
+    private subscript(slot: Int32, field: Field) -> Int32 {
+        @inline(__always) get { positions.items[Int(slot) &* Self.slotWords &+ field.rawValue] }
+        @inline(__always) set { positions.items[Int(slot) &* Self.slotWords &+ field.rawValue] = newValue }
+    }
+
+    /// A slot with a kind holds an instance.
+    @inline(__always)
+    private func inUse(_ slot: Int32) -> Bool { self[slot, .kind] >= 0 }
 
     /// Reload nodes sort after entry-change nodes at the same date.
     private static let reloadTie: UInt32 = 1 << 31
-
-    /// What places an instance in the schedule besides its timing: its kind and provider
-    /// (interned), and where it is in its kind's list. Its due dates are its nodes in the wheels.
-    private struct Slot: Sendable {
-        static let noProvider: Int32 = -1
-        static let free = Slot(kind: -1, provider: noProvider)
-
-        /// -1 for a free slot.
-        var kind: Int32
-        var provider: Int32
-        /// Where the slot is in its kind's list.
-        var kindPosition: Int32 = 0
-
-        init(kind: Int32, provider: Int32) {
-            self.kind = kind
-            self.provider = provider
-        }
-
-        var inUse: Bool { kind >= 0 }
-    }
 
     private struct ProviderQueue: Sendable {
         var key: String
