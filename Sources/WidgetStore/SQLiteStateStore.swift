@@ -420,33 +420,49 @@ public final class SQLiteStateStore: StateStore {
             ("DELETE FROM entry WHERE instance = ?", [id]),
         ]
         let entries = timeline.entries
-        let haveClues = entries.haveClues
+        let (haveActions, haveClues) = (entries.haveActions, entries.haveClues)
+        // The same text for every row of a timeline: made once, not once a row.
+        let insert = entryInsert(actions: haveActions, clues: haveClues)
+        statements.reserveCapacity(statements.count + entries.count)
         for (position, entry) in entries.enumerated() {
             var arguments: StatementArguments = [
                 id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score, entry.relevance?.duration,
             ]
-            // Most timelines have no actions and no clues: their rows leave those columns out
-            // (NULL), which is also how the v5 migration, older than the columns, writes them.
-            var columns = "instance, position, date, content, score, duration"
-            if entries.haveActions {
-                columns += ", actions"
+            if haveActions {
                 arguments += [entries.withActionsJSON(at: position) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }]
             }
             if haveClues {
-                columns += ", clues"
                 arguments += [Self.cluesText(entry.relevance?.when)]
             }
-            let marks = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
             arguments += [id]
-            statements.append((
-                """
-                INSERT INTO entry (\(columns))
-                SELECT \(marks) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                arguments
-            ))
+            statements.append((insert, arguments))
         }
         return statements
+    }
+
+    /// The insert of an entry row. Most timelines have no actions and no clues: their rows
+    /// leave those columns out (NULL), which is also how the v5 migration, older than the
+    /// columns, writes them.
+    private static func entryInsert(actions: Bool, clues: Bool) -> String {
+        switch (actions, clues) {
+        case (false, false): plainEntryInsert
+        case (true, false): entryInsertWithActions
+        case (false, true): entryInsertWithClues
+        case (true, true): entryInsertWithActionsAndClues
+        }
+    }
+
+    private static let plainEntryInsert = entryInsertText(["instance", "position", "date", "content", "score", "duration"])
+    private static let entryInsertWithActions = entryInsertText(["instance", "position", "date", "content", "score", "duration", "actions"])
+    private static let entryInsertWithClues = entryInsertText(["instance", "position", "date", "content", "score", "duration", "clues"])
+    private static let entryInsertWithActionsAndClues = entryInsertText(
+        ["instance", "position", "date", "content", "score", "duration", "actions", "clues"])
+
+    private static func entryInsertText(_ columns: [String]) -> String {
+        """
+        INSERT INTO entry (\(columns.joined(separator: ", ")))
+        SELECT \(Array(repeating: "?", count: columns.count).joined(separator: ", ")) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+        """
     }
 
     /// Context clues as the `clues` columns hold them: JSON text, NULL for none.

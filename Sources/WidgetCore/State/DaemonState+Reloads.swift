@@ -15,7 +15,7 @@ extension DaemonState {
         }
         var ids = Set<InstanceID>()
         for kind in Set(kinds) where hasProvider(kind) {
-            ids.formUnion(scheduler.instances(ofKind: kind))
+            ids.formUnion(scheduler.instances(ofKind: kind, in: instances))
         }
         for (index, id) in named.enumerated() {
             guard let record = instances[id] else { throw .unknownInstance(id) }

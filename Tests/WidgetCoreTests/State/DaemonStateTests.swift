@@ -209,6 +209,6 @@ import Testing
         #expect(state.stacks["home"]?.instances == [b])
         #expect(state.stacks["home"]?.top == b)
         #expect(state.stacks.containing(a).isEmpty)
-        #expect(state.scheduler.contains(a) == false)
+        #expect(state.scheduler.contains(a, in: state.instances) == false)
     }
 }
