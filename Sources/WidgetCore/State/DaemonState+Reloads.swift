@@ -51,9 +51,10 @@ extension DaemonState {
         var plan = Plan()
         var kept: [(InstanceID, StoredRequest)] = []
         for id in ids {
-            guard let record = instances[id] else { continue }
+            // Read in place: the two fields, not a copy of the whole record.
+            guard let (stored, pending) = instances.read(id, { ($0.pointee.request, $0.pointee.timing.request) }) else { continue }
             let merged = scheduler.mergedRequest(id, reason: reason, at: now, in: instances)
-            if let stored = record.request, let pending = record.timing.request,
+            if let stored, let pending,
                 pending == merged, stored.reason == merged.reason, stored.wanted == merged.wanted
             {
                 continue
