@@ -269,24 +269,20 @@ public final class SQLiteStateStore: StateStore {
     private static func writeAlone(
         _ statements: [(String, StatementArguments)], to pool: DatabasePool, path: String
     ) -> Result<Void, any Error> {
-        do {
-            return try pool.writeWithoutTransaction { db in
-                do {
-                    try db.inTransaction(.immediate) {
-                        for (sql, arguments) in statements {
-                            try db.cachedStatement(sql: sql).execute(arguments: arguments)
-                        }
-                        return .commit
+        pool.writeWithoutTransaction { db in
+            do {
+                try db.inTransaction(.immediate) {
+                    for (sql, arguments) in statements {
+                        try db.cachedStatement(sql: sql).execute(arguments: arguments)
                     }
-                    return .success(())
-                } catch {
-                    // A statement failed or the commit did (the WAL append or its fsync): GRDB
-                    // has rolled back.
-                    return .failure(StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno))
+                    return .commit
                 }
+                return .success(())
+            } catch {
+                // A statement failed or the commit did (the WAL append or its fsync): GRDB has
+                // rolled back.
+                return .failure(StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno))
             }
-        } catch {
-            return .failure(StoreError.describing(error, path: path))
         }
     }
 
