@@ -13,17 +13,24 @@ extension DaemonState {
             guard let descriptor = descriptors[kind] else { throw .unknownKind(kind) }
             if let problem = descriptor.problem { throw .unusableKind(kind, problem: problem) }
         }
-        var ids = Set<InstanceID>()
-        for kind in Set(kinds) where hasProvider(kind) {
-            ids.formUnion(scheduler.instances(ofKind: kind))
+        // An instance has one kind, so the instances of distinct kinds never overlap: only a
+        // kind named twice, or an instance named beside its kind, could repeat one. A request
+        // of one kind (the common one) builds no set at all.
+        var ids: [InstanceID] = []
+        var kindsTaken = Set<String>()
+        for kind in kinds where hasProvider(kind) && (kinds.count == 1 || kindsTaken.insert(kind).inserted) {
+            ids += scheduler.instances(ofKind: kind)
         }
-        for (index, id) in named.enumerated() {
-            guard let record = instances[id] else { throw .unknownInstance(id) }
-            if let problem = descriptors[record.kind]?.problem { throw .unusableKind(record.kind, problem: problem) }
-            guard hasProvider(record.kind) else {
-                throw .invalidParams("params.instances[\(index)]: \(id) is of kind \(record.kind), which has no provider: its timelines come only from push")
+        if !named.isEmpty {
+            var taken = Set(ids)
+            for (index, id) in named.enumerated() {
+                guard let kind = instances.read(id, { $0.pointee.kind }) else { throw .unknownInstance(id) }
+                if let problem = descriptors[kind]?.problem { throw .unusableKind(kind, problem: problem) }
+                guard hasProvider(kind) else {
+                    throw .invalidParams("params.instances[\(index)]: \(id) is of kind \(kind), which has no provider: its timelines come only from push")
+                }
+                if taken.insert(id).inserted { ids.append(id) }
             }
-            ids.insert(id)
         }
         return ids.sorted()
     }
