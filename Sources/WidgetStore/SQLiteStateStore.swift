@@ -111,11 +111,15 @@ public final class SQLiteStateStore: StateStore {
         configuration.busyMode = .timeout(5)
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
-            // GRDB sets `synchronous = NORMAL` on a pool's writer after `prepareDatabase` runs
-            // (NORMAL does not sync the WAL at commit). Set FULL again on the writer, the
-            // only connection that commits, so an answered change is on disk.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // Migrated while GRDB's `synchronous = NORMAL` holds: each migration commits
+            // without syncing the WAL (on a new file that was one sync per migration, most of
+            // a first start's time). Nothing is acknowledged before this, the WAL keeps the
+            // file consistent whatever a crash cuts, and the first synced commit after it
+            // carries the migrations' frames to the disk with its own.
             try Self.migrator.migrate(pool)
+            // NORMAL does not sync the WAL at commit: FULL on the writer, the only connection
+            // that commits, so an answered change is on disk.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             opened.value.withLock { $0 = pool }
         } catch {
             throw Self.openFailure(error, path: path)
@@ -225,11 +229,67 @@ public final class SQLiteStateStore: StateStore {
         return described
     }
 
-    /// One transaction for a group of `apply` calls, each inside its own savepoint: a call
-    /// whose statements fail is rolled back alone and gets its error; the others commit.
-    /// Errors name their cause (a full disk, a read-only file system, an I/O error).
+    /// A change of more statements than this is written in a transaction of its own, without
+    /// a savepoint (see `write`).
+    static let largeChange = 64
+
+    /// Writes a group of `apply` calls in order. Calls that share a transaction each get a
+    /// savepoint, so that one whose statements fail is rolled back alone and gets its error
+    /// while the others commit. A call alone in its group, or a large one, is written in a
+    /// transaction of its own without a savepoint: inside one, SQLite keeps every statement's
+    /// own journal until the savepoint ends, which for a launch's thousands of timelines was
+    /// hundreds of MB written to the sub-journal; and alone, its transaction rolls back just
+    /// as its savepoint would. Errors name their cause (a full disk, a read-only file system,
+    /// an I/O error).
     static func write(
         _ group: [[(String, StatementArguments)]], to pool: DatabasePool, path: String
+    ) throws -> [Result<Void, any Error>] {
+        var outcomes: [Result<Void, any Error>] = []
+        outcomes.reserveCapacity(group.count)
+        var start = group.startIndex
+        while start < group.endIndex {
+            if group.count == 1 || group[start].count > largeChange {
+                outcomes.append(writeAlone(group[start], to: pool, path: path))
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < group.endIndex, group[end].count <= largeChange { end += 1 }
+            do {
+                outcomes += try writeTogether(group[start..<end], to: pool, path: path)
+            } catch {
+                outcomes += Array(repeating: .failure(error), count: end - start)
+            }
+            start = end
+        }
+        return outcomes
+    }
+
+    /// One call in a transaction of its own: all of it commits, or none of it.
+    private static func writeAlone(
+        _ statements: [(String, StatementArguments)], to pool: DatabasePool, path: String
+    ) -> Result<Void, any Error> {
+        pool.writeWithoutTransaction { db in
+            do {
+                try db.inTransaction(.immediate) {
+                    for (sql, arguments) in statements {
+                        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+                    }
+                    return .commit
+                }
+                return .success(())
+            } catch {
+                // A statement failed or the commit did (the WAL append or its fsync): GRDB has
+                // rolled back.
+                return .failure(StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno))
+            }
+        }
+    }
+
+    /// Calls that share one transaction, each inside its own savepoint. Throws when the
+    /// transaction as a whole could not commit.
+    private static func writeTogether(
+        _ group: ArraySlice<[(String, StatementArguments)]>, to pool: DatabasePool, path: String
     ) throws -> [Result<Void, any Error>] {
         try pool.writeWithoutTransaction { db in
             var outcomes: [Result<Void, any Error>] = []
