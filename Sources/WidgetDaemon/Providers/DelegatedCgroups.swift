@@ -23,7 +23,8 @@ final class DelegatedCgroups: Sendable {
     /// Whether a group could not be made: said once.
     private let failed = Atomic<Bool>(false)
 
-    private init(service: String, plan: LaunchCgroupPlan, logger: Logger) {
+    /// The subtree at `service`, already set up (`claim` does that under systemd).
+    init(service: String, plan: LaunchCgroupPlan, logger: Logger) {
         self.service = service
         self.plan = plan
         self.logger = logger
