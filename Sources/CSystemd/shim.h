@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 #include <systemd/sd-bus.h>
@@ -181,6 +182,11 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
     }
     *pid = child;
     return 0;
+}
+
+/// getxattr(2): <sys/xattr.h> is not part of Swift's Glibc module.
+static inline long widgetd_getxattr(const char *path, const char *name, void *value, unsigned long size) {
+    return (long)getxattr(path, name, value, size);
 }
 
 /// ppoll(2) with a timeout in nanoseconds (negative: none). glibc declares ppoll only under

@@ -1,3 +1,4 @@
+import CSystemd
 import Foundation
 import Logging
 import Synchronization
@@ -43,7 +44,7 @@ final class DelegatedCgroups: Sendable {
         // far (the daemon re-executed in place).
         let service = found.hasSuffix("/" + LaunchCgroupPlan.daemonLeaf)
             ? String(found.dropLast(LaunchCgroupPlan.daemonLeaf.count + 1)) : found
-        guard access(service, W_OK) == 0, access(service + "/cgroup.procs", W_OK) == 0,
+        guard isDelegated(service), access(service, W_OK) == 0, access(service + "/cgroup.procs", W_OK) == 0,
               access(service + "/cgroup.subtree_control", W_OK) == 0 else { return nil }
         let leaf = service + "/" + LaunchCgroupPlan.daemonLeaf
         guard mkdir(leaf, 0o755) == 0 || errno == EEXIST, LaunchCgroup.write("0", to: leaf + "/cgroup.procs") else {
@@ -116,6 +117,15 @@ final class DelegatedCgroups: Sendable {
         where LaunchCgroupPlan.isLaunchName(name) {
             _ = LaunchCgroup.write("1", to: service + "/" + name + "/cgroup.kill")
         }
+    }
+
+    /// Whether systemd marked `group` as delegated (`Delegate=`): the `user.delegate` extended
+    /// attribute, readable by the service's own user. A group systemd did not hand over is
+    /// its to manage, even where the daemon (run as root) could write to it.
+    private static func isDelegated(_ group: String) -> Bool {
+        var value = [UInt8](repeating: 0, count: 8)
+        let count = widgetd_getxattr(group, "user.delegate", &value, UInt(value.count))
+        return count == 1 && value[0] == UInt8(ascii: "1")
     }
 
     /// Groups a previous run of the daemon left (it was killed before its launches ended):
