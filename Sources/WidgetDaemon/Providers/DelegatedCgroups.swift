@@ -31,11 +31,13 @@ final class DelegatedCgroups: Sendable {
         self.logger = logger
     }
 
-    /// The daemon's delegated subtree when a service manager started it (`INVOCATION_ID`) in a
-    /// group of the unified hierarchy it may write to, with the daemon moved into its leaf;
-    /// nil otherwise (no delegation, a read-only cgroup file system, no unified hierarchy).
+    /// The daemon's delegated subtree when a service manager started it (it is the process
+    /// the manager executed, `SYSTEMD_EXEC_PID`, not a child of a unit's process that
+    /// inherited the variable) in a group of the unified hierarchy that the manager marked
+    /// delegated and the daemon may write to, with the daemon moved into its leaf; nil
+    /// otherwise (no delegation, a read-only cgroup file system, no unified hierarchy).
     static func claim(logger: Logger) -> DelegatedCgroups? {
-        guard let invocation = ProcessInfo.processInfo.environment["INVOCATION_ID"], !invocation.isEmpty,
+        guard ProcessInfo.processInfo.environment["SYSTEMD_EXEC_PID"] == String(getpid()),
               let cgroupFile = LaunchCgroup.read("/proc/self/cgroup"),
               let mountInfo = LaunchCgroup.read("/proc/self/mountinfo"),
               let found = UnifiedCgroup.directory(cgroupFile: cgroupFile, mountInfo: mountInfo)
