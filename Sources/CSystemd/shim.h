@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 #include <systemd/sd-bus.h>
@@ -97,7 +98,11 @@ static inline void widgetd_exec_search(const char *file, char *const argv[]) {
 /// Starts `path` (looked up on PATH when `search` is set) with `fds` as its stdin, stdout and
 /// stderr, in a process group of its own, with default signal handling, an empty signal mask,
 /// no other descriptor, and RLIMIT_DATA and RLIMIT_CPU (soft and hard) lowered to `data_max` bytes and
-/// `cpu_max` seconds (0: left as they are) before the program runs. posix_spawn cannot set a
+/// `cpu_max` seconds (0: left as they are) before the program runs, and, when `cgroup_procs`
+/// is a descriptor (not -1), in the control group whose `cgroup.procs` it is open for: the
+/// child writes itself there before its program runs, so nothing the program starts is ever
+/// outside. (clone3's CLONE_INTO_CGROUP would do it in the fork, but the unit's
+/// RestrictNamespaces= filter makes clone3 fail with ENOSYS.) posix_spawn cannot set a
 /// resource limit in the child, and one set after it returns would come after the program
 /// started. Returns 0 and sets `*pid`, or an errno.
 ///
@@ -106,7 +111,8 @@ static inline void widgetd_exec_search(const char *file, char *const argv[]) {
 /// never run in it). The parent waits until exec, and the child's errno comes back in
 /// `failure`, which they share.
 static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search, char *const argv[],
-                                        const int fds[3], unsigned long long data_max, unsigned long long cpu_max) {
+                                        const int fds[3], unsigned long long data_max, unsigned long long cpu_max,
+                                        int cgroup_procs) {
     extern char **environ;
     sigset_t all, previous;
     sigfillset(&all);
@@ -124,6 +130,7 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
             if (number != SIGKILL && number != SIGSTOP) syscall(SYS_rt_sigaction, number, &initial, NULL, sizeof initial.mask);
         }
         setpgid(0, 0);
+        if (cgroup_procs >= 0 && write(cgroup_procs, "0", 1) != 1) { failure = errno; _exit(127); }
         for (int target = 0; target < 3; target++) {
             if (fds[target] == target) {
                 fcntl(target, F_SETFD, 0);
@@ -175,6 +182,11 @@ static inline int widgetd_spawn_limited(pid_t *pid, const char *path, int search
     }
     *pid = child;
     return 0;
+}
+
+/// getxattr(2): <sys/xattr.h> is not part of Swift's Glibc module.
+static inline long widgetd_getxattr(const char *path, const char *name, void *value, unsigned long size) {
+    return (long)getxattr(path, name, value, size);
 }
 
 /// ppoll(2) with a timeout in nanoseconds (negative: none). glibc declares ppoll only under

@@ -55,10 +55,15 @@ struct Daemon {
             logger.warning("tasks run on libdispatch's pool, whose monitor wakes the daemon every second")
         }
         let loop = LoopExecutor.loop
+        // The system service is refused transient scopes (no polkit leave for its user): its
+        // launches go in groups of the subtree systemd delegated to it. A user service gets
+        // scopes from its own manager.
+        let cgroups = options.userService ? nil : DelegatedCgroups.claim(logger: logger)
         let engine = Engine(
             loop: loop, store: store, runner: ExecProviderRunner(
                 maxConcurrent: settings.maxConcurrentProviders,
-                scopes: LaunchScopes.underSystemd(userService: options.userService, logger: logger)),
+                scopes: cgroups == nil ? LaunchScopes.underSystemd(userService: options.userService, logger: logger) : nil,
+                cgroups: cgroups),
             settings: settings, catalog: catalog,
             setup: EngineSetup(widgetsDirectories: options.widgetsDirectories, stateDirectory: options.stateDirectory),
             virtualStart: options.virtualStart, logger: logger, statusReporter: StatusReporter(notifier: notifier),

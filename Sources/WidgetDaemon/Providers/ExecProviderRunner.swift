@@ -2,25 +2,29 @@ import Foundation
 import WidgetDescriptorFiles
 
 /// Runs providers as child processes. Each runs in its own process group, under its memory
-/// and CPU limits, under systemd in a transient scope of its own (`LaunchScopes`), and the
-/// end of its launch kills its scope and sweeps every process it started, including ones
-/// that left the group (`LaunchContainment`). The blocking I/O happens on a launch thread
+/// and CPU limits, under systemd in a cgroup of its own (a group of the system service's
+/// delegated subtree, `DelegatedCgroups`, or a transient scope, `LaunchScopes`), and the end
+/// of its launch kills that group and sweeps every process it started, including ones that
+/// left the process group (`LaunchContainment`). The blocking I/O happens on a launch thread
 /// (`LaunchThreads`), never on the event loop.
 public final class ExecProviderRunner: ProviderRunning {
     private let threads: LaunchThreads
     private let containment = LaunchContainment()
     private let scopes: LaunchScopes?
+    private let cgroups: DelegatedCgroups?
     /// Looks programs up as `posix_spawnp` does, on the daemon's PATH.
     private let programs = SystemPrograms()
 
     public convenience init(maxConcurrent: Int) {
-        self.init(maxConcurrent: maxConcurrent, scopes: nil)
+        self.init(maxConcurrent: maxConcurrent, scopes: nil, cgroups: nil)
     }
 
-    /// `scopes`: under systemd, the manager that gives each launch a scope.
-    init(maxConcurrent: Int, scopes: LaunchScopes?) {
+    /// Under systemd, what gives each launch a group of its own: `cgroups`, the service's
+    /// delegated subtree, where it has one; else `scopes`, the manager's transient scopes.
+    init(maxConcurrent: Int, scopes: LaunchScopes?, cgroups: DelegatedCgroups? = nil) {
         threads = LaunchThreads(limit: maxConcurrent, name: "widgetd-launch")
         self.scopes = scopes
+        self.cgroups = cgroups
     }
 
     public var running: Int {
@@ -48,6 +52,7 @@ public final class ExecProviderRunner: ProviderRunning {
         for pid in containment.providers {
             kill(-pid, SIGKILL)
         }
+        cgroups?.killAll()
         containment.killAll()
     }
 
@@ -57,19 +62,23 @@ public final class ExecProviderRunner: ProviderRunning {
         if let problem = programs.problem(running: invocation.exec[0], owner: invocation.owner) {
             return .failure(.spawnFailed(problem))
         }
+        // The provider enters its group before its program runs, so all it starts is inside.
+        let group = cgroups?.makeGroup(memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
         let child: SpawnedChild
         let start: UInt64
         do {
             (child, start) = try containment.spawn(
                 argv: invocation.exec + [invocation.verb],
-                limits: SpawnedChild.Limits(memoryMax: invocation.memoryMax, cpuSeconds: invocation.cpuMax))
+                limits: SpawnedChild.Limits(memoryMax: invocation.memoryMax, cpuSeconds: invocation.cpuMax),
+                cgroup: group?.procs ?? -1)
         } catch {
+            if let group { cgroups?.remove(group, until: ContinuousClock.now + Self.sweepGrace) }
             return .failure(error)
         }
-        // Moved in right after the start: what the provider starts from then on is in its
-        // scope; anything started before is still swept below.
-        let scope = scopes?.contain(
-            child.pid, program: invocation.exec[0], memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
+        // A scope takes the provider right after its start: what it starts from then on is
+        // in its scope; anything started before is still swept below.
+        let boundary: (any LaunchBoundary)? = group ?? (cgroups == nil ? scopes?.contain(
+            child.pid, program: invocation.exec[0], memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota) : nil)
         let deadline = ContinuousClock.now + .milliseconds(Int64(invocation.timeout * 1000))
         let io = child.exchange(
             input: invocation.request, maxOutput: invocation.maxAnswerBytes, deadline: deadline)
@@ -93,10 +102,10 @@ public final class ExecProviderRunner: ProviderRunning {
                 result = .failure(
                     ProviderFailure.exited(code, stderr: stderr)
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
-            case .signaled(SIGKILL) where scope?.oomKilled == true:
-                // The kernel's OOM killer, at the scope's MemoryMax=.
+            case .signaled(SIGKILL) where boundary?.oomKilled == true:
+                // The kernel's OOM killer, at the group's memory limit.
                 result = .failure(
-                    .pastLimit(setting: "memory-max", limit: "\(invocation.memoryMax) bytes, its scope's MemoryMax=",
+                    .pastLimit(setting: "memory-max", limit: "\(invocation.memoryMax) bytes, \(boundary?.memoryLimitName ?? "")",
                                .signaled(SIGKILL, stderr: stderr)))
             case .signaled(let signal):
                 result = .failure(
@@ -104,18 +113,19 @@ public final class ExecProviderRunner: ProviderRunning {
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
             }
         }
-        end(child, start: start, reaped: reaped, scope: scope)
+        end(child, start: start, reaped: reaped, boundary: boundary)
         return result
     }
 
     /// Ends the launch. A provider still running is killed after its descendants, while it
     /// still stands as their ancestor (killed first, it would leave them orphans to be told
     /// from another launch's), then with its group, and reaped. Then what the launch left
-    /// (orphans, their zombies) is swept and reaped. Under systemd the scope is killed first:
-    /// everything in it dies, wherever it moved in the process tree.
-    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool, scope: LaunchScope?) {
+    /// (orphans, their zombies) is swept and reaped. Under systemd the launch's cgroup is
+    /// killed first: everything in it dies, wherever it moved in the process tree; a group
+    /// of the delegated subtree is then removed.
+    private func end(_ child: SpawnedChild, start: UInt64, reaped: Bool, boundary: (any LaunchBoundary)?) {
         let grace = ContinuousClock.now + Self.sweepGrace
-        scope?.end()
+        boundary?.end()
         if !reaped {
             containment.sweep(ending: child.pid, until: grace)
             kill(-child.pid, SIGKILL)
@@ -123,5 +133,6 @@ public final class ExecProviderRunner: ProviderRunning {
         }
         containment.finish(child.pid, start: start)
         containment.sweep(ending: nil, until: grace)
+        if let group = boundary as? LaunchCgroup { cgroups?.remove(group, until: grace) }
     }
 }

@@ -21,13 +21,14 @@ final class LaunchContainment: Sendable {
     var running: Int { launches.withLock { $0.live.count } }
     var providers: [pid_t] { launches.withLock { Array($0.live.keys) } }
 
-    /// Starts the provider and counts it as running; returns it with its start time.
-    func spawn(argv: [String], limits: SpawnedChild.Limits) throws(ProviderFailure) -> (SpawnedChild, UInt64) {
+    /// Starts the provider (in the group whose `cgroup.procs` is `cgroup`, -1: none) and counts
+    /// it as running; returns it with its start time.
+    func spawn(argv: [String], limits: SpawnedChild.Limits, cgroup: CInt = -1) throws(ProviderFailure) -> (SpawnedChild, UInt64) {
         try launches.withLock { (launches: inout Launches) throws(ProviderFailure) -> (SpawnedChild, UInt64) in
             // Under the lock `stopLaunching` takes: a provider is either refused here or among
             // those the stop kills.
             guard !launches.stopped else { throw .spawnFailed("widgetd is stopping") }
-            let child = try SpawnedChild.spawn(argv: argv, limits: limits)
+            let child = try SpawnedChild.spawn(argv: argv, limits: limits, cgroup: cgroup)
             // Not yet reaped by anyone, so /proc names the child itself.
             let start = ProcessTree.stat(child.pid)?.start ?? 0
             launches.live[child.pid] = start

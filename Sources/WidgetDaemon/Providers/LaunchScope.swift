@@ -2,7 +2,7 @@ import CLaunchScope
 import Foundation
 
 /// One launch's transient scope (`LaunchScopes`), from the provider's start to the launch's end.
-final class LaunchScope {
+final class LaunchScope: LaunchBoundary {
     let name: String
     private let bus: OpaquePointer
     /// The scope's count of OOM kills (`memory.events` of cgroup v2, `memory.oom_control` of
@@ -20,6 +20,8 @@ final class LaunchScope {
         if events >= 0 { close(events) }
         widgetd_scope_bus_close(bus)
     }
+
+    var memoryLimitName: String { "its scope's MemoryMax=" }
 
     /// Kills every process left in the scope; the manager then collects it.
     func end() {

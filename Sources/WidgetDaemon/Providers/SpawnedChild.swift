@@ -28,7 +28,11 @@ struct SpawnedChild {
         var cpuSeconds: Int
     }
 
-    static func spawn(argv: [String], limits: Limits = Limits(memoryMax: 0, cpuSeconds: 0)) throws(ProviderFailure) -> SpawnedChild {
+    /// `cgroup`: the `cgroup.procs` of the group the child enters before its program runs
+    /// (-1: it stays in the daemon's).
+    static func spawn(
+        argv: [String], limits: Limits = Limits(memoryMax: 0, cpuSeconds: 0), cgroup: CInt = -1
+    ) throws(ProviderFailure) -> SpawnedChild {
         var input: [CInt] = [-1, -1]
         var output: [CInt] = [-1, -1]
         var errors: [CInt] = [-1, -1]
@@ -47,7 +51,7 @@ struct SpawnedChild {
         let fds: [CInt] = [input[0], output[1], errors[1]]
         let result = widgetd_spawn_limited(
             &pid, argv[0], argv[0].contains("/") ? 0 : 1, &cArguments, fds,
-            UInt64(limits.memoryMax), UInt64(limits.cpuSeconds))
+            UInt64(limits.memoryMax), UInt64(limits.cpuSeconds), cgroup)
         close(input[0])
         close(output[1])
         close(errors[1])
