@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ProcessSignals
+import ResidentText
 import ServiceLifecycle
 
 /// The web host assembled: the routes, the subscription that feeds every browser, and the
@@ -55,6 +56,12 @@ public struct WebHost: Sendable {
                     router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration, logger: logger,
                     onServerRunning: { channel in
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)
+                        // Serving, and the first subscription under way: a moment later start-up's
+                        // code is done with (once per listener; a second time is cheap).
+                        Task {
+                            try? await Task.sleep(for: StartupText.settling)
+                            StartupText.release()
+                        }
                     }))
         }
         // A thread of its own reads them: swift-service-lifecycle's
