@@ -10,10 +10,10 @@ import Glibc
 /// them while memory allows, shared with every other process running them). Data mappings
 /// are never touched: a writable or relocated page dropped would lose its contents.
 public enum StartupText {
-    /// How long after a program reports itself up its start-up work may still run: long
-    /// enough for the work that follows readiness, short of the seconds a watcher of an
-    /// idle daemon lets it settle.
-    public static let settling: Duration = .seconds(1)
+    /// Seconds after a program reports itself up that its start-up work may still run: long
+    /// enough for the work that follows readiness, short of the seconds a watcher of an idle
+    /// daemon lets it settle.
+    public static let settlingSeconds: Int64 = 1
 
     /// Drops this process's page-table entries for every executable mapping of a file (the
     /// program's text and its libraries'); returns the bytes of address space released.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import LoopExecutor
 import NIOCore
 import ProcessSignals
 import ResidentText
@@ -58,10 +59,8 @@ public struct WebHost: Sendable {
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)
                         // Serving, and the first subscription under way: a moment later start-up's
                         // code is done with (once per listener; a second time is cheap).
-                        Task {
-                            try? await Task.sleep(for: StartupText.settling)
-                            StartupText.release()
-                        }
+                        // A timer of the loop: Task.sleep's delays go to libdispatch's pool.
+                        LoopExecutor.loop.scheduleTask(in: .seconds(StartupText.settlingSeconds)) { StartupText.release() }
                     }))
         }
         // A thread of its own reads them: swift-service-lifecycle's

@@ -25,10 +25,6 @@ enum ProgramsMain {
             exit(WidgetCtl.runMain())
         case .exampleWidgets:
             await ExampleWidgets.main()
-        case nil:
-            let line = "widgetd-programs: start me as widgetd, widgetd-web, widgetctl or widgetd-example-widgets\n"
-            _ = line.withCString { write(2, $0, strlen($0)) }
-            exit(64)
         }
     }
 }
