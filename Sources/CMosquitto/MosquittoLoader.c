@@ -1,9 +1,9 @@
 // The libmosquitto functions widgetd calls, each forwarding to the library opened on first use.
 //
-// Why not link it: libmosquitto brings libssl and libcrypto, whose start-up work keeps more
-// than a megabyte resident in every process of the package's one executable (the web host,
-// widgetctl, each provider launch of the example bundle), while only a daemon with `[remote]`
-// in widgetd.conf talks MQTT. Without the library, mosquitto_lib_init and mosquitto_new fail
+// Why not link it: libmosquitto brings libssl and libcrypto, whose start-up work keeps memory
+// resident in every process of the package's one executable (the web host, widgetctl, each
+// provider launch of the example bundle), while only a daemon with `[remote]` in widgetd.conf
+// talks MQTT. Without the library, mosquitto_lib_init and mosquitto_new fail
 // as libmosquitto does, and nothing else is reached (no session exists).
 #include "CMosquitto.h"
 

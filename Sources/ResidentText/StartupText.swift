@@ -3,8 +3,8 @@ import Glibc
 /// Lets go of the program text that start-up ran, once a long-running program is up.
 ///
 /// Why: the kernel maps program text in blocks around each page executed, so argument
-/// parsing, opening the store, migrations and binding sockets leave megabytes of code mapped
-/// into the process that an idle daemon never runs again, and that VmRSS counts. Dropping
+/// parsing, opening the store, migrations and binding sockets leave much of the program's code
+/// mapped into the process, code an idle daemon never runs again and that VmRSS counts. Dropping
 /// the mappings' page-table entries is safe for code: it is read-only and never changed in
 /// memory, so the next call into it maps the same pages back from the page cache (which keeps
 /// them while memory allows, shared with every other process running them). Data mappings
