@@ -20,8 +20,11 @@ public struct ShutdownSignalService: Service {
         }
     }
 
-    /// The service as a group member whose return shuts the group down.
+    /// The service as a group member whose return shuts the group down. Named here: without a
+    /// name the group describes the service by reflecting over it, a start-up cost.
     public var configuration: ServiceGroupConfiguration.ServiceConfiguration {
-        .init(service: self, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+        .init(
+            service: self, successTerminationBehavior: .gracefullyShutdownGroup,
+            failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "ShutdownSignalService")
     }
 }

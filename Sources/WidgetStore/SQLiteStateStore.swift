@@ -111,11 +111,15 @@ public final class SQLiteStateStore: StateStore {
         configuration.busyMode = .timeout(5)
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
-            // GRDB sets `synchronous = NORMAL` on a pool's writer after `prepareDatabase` runs
-            // (NORMAL does not sync the WAL at commit). Set FULL again on the writer, the
-            // only connection that commits, so an answered change is on disk.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // Migrated while GRDB's `synchronous = NORMAL` holds: each migration commits
+            // without syncing the WAL (on a new file that was one sync per migration, most of
+            // a first start's time). Nothing is acknowledged before this, the WAL keeps the
+            // file consistent whatever a crash cuts, and the first synced commit after it
+            // carries the migrations' frames to the disk with its own.
             try Self.migrator.migrate(pool)
+            // NORMAL does not sync the WAL at commit: FULL on the writer, the only connection
+            // that commits, so an answered change is on disk.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             opened.value.withLock { $0 = pool }
         } catch {
             throw Self.openFailure(error, path: path)
@@ -225,11 +229,67 @@ public final class SQLiteStateStore: StateStore {
         return described
     }
 
-    /// One transaction for a group of `apply` calls, each inside its own savepoint: a call
-    /// whose statements fail is rolled back alone and gets its error; the others commit.
-    /// Errors name their cause (a full disk, a read-only file system, an I/O error).
+    /// A change of more statements than this is written in a transaction of its own, without
+    /// a savepoint (see `write`).
+    static let largeChange = 64
+
+    /// Writes a group of `apply` calls in order. Calls that share a transaction each get a
+    /// savepoint, so that one whose statements fail is rolled back alone and gets its error
+    /// while the others commit. A call alone in its group, or a large one, is written in a
+    /// transaction of its own without a savepoint: inside one, SQLite keeps every statement's
+    /// own journal until the savepoint ends, which for a launch's thousands of timelines was
+    /// hundreds of MB written to the sub-journal; and alone, its transaction rolls back just
+    /// as its savepoint would. Errors name their cause (a full disk, a read-only file system,
+    /// an I/O error).
     static func write(
         _ group: [[(String, StatementArguments)]], to pool: DatabasePool, path: String
+    ) throws -> [Result<Void, any Error>] {
+        var outcomes: [Result<Void, any Error>] = []
+        outcomes.reserveCapacity(group.count)
+        var start = group.startIndex
+        while start < group.endIndex {
+            if group.count == 1 || group[start].count > largeChange {
+                outcomes.append(writeAlone(group[start], to: pool, path: path))
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < group.endIndex, group[end].count <= largeChange { end += 1 }
+            do {
+                outcomes += try writeTogether(group[start..<end], to: pool, path: path)
+            } catch {
+                outcomes += Array(repeating: .failure(error), count: end - start)
+            }
+            start = end
+        }
+        return outcomes
+    }
+
+    /// One call in a transaction of its own: all of it commits, or none of it.
+    private static func writeAlone(
+        _ statements: [(String, StatementArguments)], to pool: DatabasePool, path: String
+    ) -> Result<Void, any Error> {
+        pool.writeWithoutTransaction { db in
+            do {
+                try db.inTransaction(.immediate) {
+                    for (sql, arguments) in statements {
+                        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+                    }
+                    return .commit
+                }
+                return .success(())
+            } catch {
+                // A statement failed or the commit did (the WAL append or its fsync): GRDB has
+                // rolled back.
+                return .failure(StoreError.describing(error, path: path, systemErrno: db.lastSystemErrno))
+            }
+        }
+    }
+
+    /// Calls that share one transaction, each inside its own savepoint. Throws when the
+    /// transaction as a whole could not commit.
+    private static func writeTogether(
+        _ group: ArraySlice<[(String, StatementArguments)]>, to pool: DatabasePool, path: String
     ) throws -> [Result<Void, any Error>] {
         try pool.writeWithoutTransaction { db in
             var outcomes: [Result<Void, any Error>] = []
@@ -420,33 +480,49 @@ public final class SQLiteStateStore: StateStore {
             ("DELETE FROM entry WHERE instance = ?", [id]),
         ]
         let entries = timeline.entries
-        let haveClues = entries.haveClues
+        let (haveActions, haveClues) = (entries.haveActions, entries.haveClues)
+        // The same text for every row of a timeline: made once, not once a row.
+        let insert = entryInsert(actions: haveActions, clues: haveClues)
+        statements.reserveCapacity(statements.count + entries.count)
         for (position, entry) in entries.enumerated() {
             var arguments: StatementArguments = [
                 id, position, entry.date.timeIntervalSince1970, entry.contentJSON, entry.relevance?.score, entry.relevance?.duration,
             ]
-            // Most timelines have no actions and no clues: their rows leave those columns out
-            // (NULL), which is also how the v5 migration, older than the columns, writes them.
-            var columns = "instance, position, date, content, score, duration"
-            if entries.haveActions {
-                columns += ", actions"
+            if haveActions {
                 arguments += [entries.withActionsJSON(at: position) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }]
             }
             if haveClues {
-                columns += ", clues"
                 arguments += [Self.cluesText(entry.relevance?.when)]
             }
-            let marks = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
             arguments += [id]
-            statements.append((
-                """
-                INSERT INTO entry (\(columns))
-                SELECT \(marks) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                arguments
-            ))
+            statements.append((insert, arguments))
         }
         return statements
+    }
+
+    /// The insert of an entry row. Most timelines have no actions and no clues: their rows
+    /// leave those columns out (NULL), which is also how the v5 migration, older than the
+    /// columns, writes them.
+    private static func entryInsert(actions: Bool, clues: Bool) -> String {
+        switch (actions, clues) {
+        case (false, false): plainEntryInsert
+        case (true, false): entryInsertWithActions
+        case (false, true): entryInsertWithClues
+        case (true, true): entryInsertWithActionsAndClues
+        }
+    }
+
+    private static let plainEntryInsert = entryInsertText(["instance", "position", "date", "content", "score", "duration"])
+    private static let entryInsertWithActions = entryInsertText(["instance", "position", "date", "content", "score", "duration", "actions"])
+    private static let entryInsertWithClues = entryInsertText(["instance", "position", "date", "content", "score", "duration", "clues"])
+    private static let entryInsertWithActionsAndClues = entryInsertText(
+        ["instance", "position", "date", "content", "score", "duration", "actions", "clues"])
+
+    private static func entryInsertText(_ columns: [String]) -> String {
+        """
+        INSERT INTO entry (\(columns.joined(separator: ", ")))
+        SELECT \(Array(repeating: "?", count: columns.count).joined(separator: ", ")) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+        """
     }
 
     /// Context clues as the `clues` columns hold them: JSON text, NULL for none.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetCore
+@testable import WidgetCore
 import WidgetProtocol
 
 /// Answers written without JSONEncoder (the daemon's `successLine`) are byte for byte what
@@ -80,5 +80,25 @@ import WidgetProtocol
             let decoded = try WidgetJSON.decoder.decode(Donation.self, from: Data(donation.json.utf8))
             #expect(decoded == donation)
         }
+    }
+}
+
+/// The size limits count an object's compact JSON without the encoder; the count must be the
+/// encoder's, or a limit would let through (or refuse) what it should not.
+@Suite struct CompactBytesTests {
+    @Test func countsWhatTheEncoderWrites() throws {
+        let objects: [[String: JSONValue]] = [
+            ["a": .integer(1)],
+            [
+                "city": .string("Zürich \"x\" \\ /"), "n": .integer(-5), "x": .number(0.1), "big": .number(1e300),
+                "small": .number(1e-7), "whole": .number(2), "list": .array([.null, .bool(true), .object(["b": .integer(1), "a": .array([])])]),
+                "": .string(DirectJSONTests.awkward[3]), "emoji": .string("👩‍👩‍👧 ✓"),
+            ],
+        ]
+        for object in objects {
+            let encoded = try WidgetJSON.encoder.encode(JSONValue.object(object)).count
+            #expect(LimitSettings.compactBytes(object) == encoded)
+        }
+        #expect(LimitSettings.compactBytes([:]) == 2)
     }
 }

@@ -24,7 +24,7 @@ extension SchedulerEvent {
     }
 
     var entryChange: (InstanceID, Date)? {
-        if case .entryChange(let id, let date) = self { return (id, date) }
+        if case .entryChange(let id, let date, _) = self { return (id, date) }
         return nil
     }
 }

@@ -21,6 +21,7 @@ struct LimitSettingsTests {
         #expect(limits.reservedConnections == 32)
         #expect(limits.maxUnsentBytes == 67_108_864)
         #expect(limits.lineTimeout == 30)
+        #expect(limits.maxDBusCallsPerUID == 64)
     }
 
     @Test func everyKeyParses() throws {
@@ -38,6 +39,7 @@ struct LimitSettingsTests {
             reserved-connections = 1
             max-unsent-bytes = 65536
             line-timeout = 2m
+            max-dbus-calls-per-uid = 9
             """)
         var expected = LimitSettings()
         expected.maxConnections = 3
@@ -52,6 +54,7 @@ struct LimitSettingsTests {
         expected.reservedConnections = 1
         expected.maxUnsentBytes = 65_536
         expected.lineTimeout = 120
+        expected.maxDBusCallsPerUID = 9
         #expect(settings.limits == expected)
         // Nothing outside [limits] moved.
         var others = settings

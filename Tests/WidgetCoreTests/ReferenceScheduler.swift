@@ -251,7 +251,7 @@ struct ReferenceScheduler: Sendable {
             let index = top.handle >> 1
             if top.handle & 1 == 0 {
                 due.remove(top.handle, positions: &duePositions)
-                events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date)))
+                events.append(.entryChange(slots[Int(index)].id, Date(timeIntervalSinceReferenceDate: top.date), .none))
                 continue
             }
             // Every change to a slot moves its node, so the node's date is its effective date

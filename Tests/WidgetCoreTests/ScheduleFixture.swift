@@ -1,10 +1,13 @@
 import Foundation
+import Testing
 @testable import WidgetCore
 @testable import WidgetTestSupport
 
 /// A `ReloadScheduler` with the records it reads its instances' timings from, as the state
 /// holds them, answering the scheduler's questions the way the tests ask them: one call per
 /// step, by id. An instance added here gets a record of its own (kind as given, no timeline).
+/// Events come back without handles, once each handle is checked to be its instance's record's,
+/// so that they compare equal to the events a test expects.
 struct ScheduleFixture {
     var scheduler: ReloadScheduler
     var records = InstanceBook()
@@ -28,21 +31,22 @@ struct ScheduleFixture {
         var record = InstanceRecord(
             instance: WidgetInstance(id: id, kind: kind, family: .systemSmall, configuration: [:], created: t0))
         if let old = records[id] { record.timing = ReloadTiming(history: old.timing.history) }
-        records.put(record)
-        scheduler.add(id, kind: kind, providerKey: providerKey, facts: record.reloadFacts, place: records.place(of: id, hint: -1) ?? -1)
+        let handle = records.put(record)
+        scheduler.add(handle, kind: kind, providerKey: providerKey, in: records)
     }
 
     mutating func remove(_ id: InstanceID) {
+        guard let handle = records.handle(of: id) else { return }
+        scheduler.remove(handle)
         records.remove(id)
-        scheduler.remove(id)
     }
 
     mutating func updateProvider(_ id: InstanceID, providerKey: String) {
         scheduler.updateProvider(id, providerKey: providerKey, in: records)
     }
 
-    func contains(_ id: InstanceID) -> Bool { scheduler.contains(id) }
-    func instances(ofKind kind: String) -> [InstanceID] { scheduler.instances(ofKind: kind) }
+    func contains(_ id: InstanceID) -> Bool { scheduler.contains(id, in: records) }
+    func instances(ofKind kind: String) -> [InstanceID] { scheduler.instances(ofKind: kind, in: records) }
 
     mutating func updateBudget(_ budget: ReloadBudget) { scheduler.updateBudget(budget, in: records) }
 
@@ -62,8 +66,8 @@ struct ScheduleFixture {
     }
 
     mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
-        guard let place = records.place(of: id, hint: -1) else { return }
-        records.changeTiming(at: place) { timing, _ in timing.history = BudgetHistory(dates) }
+        guard let handle = records.handle(of: id) else { return }
+        records.changeTiming(of: handle) { timing, _ in timing.history = BudgetHistory(dates) }
         scheduler.reschedule(id, in: records)
     }
 
@@ -83,7 +87,7 @@ struct ScheduleFixture {
 
     func pendingRequest(_ id: InstanceID) -> (reason: ReloadReason, wanted: Date)? { records[id]?.timing.request }
 
-    mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) { scheduler.setNextEntryChange(id, date) }
+    mutating func setNextEntryChange(_ id: InstanceID, _ date: Date?) { scheduler.setNextEntryChange(id, date, in: records) }
 
     mutating func completed(_ id: InstanceID, policyDue: Date?) { scheduler.completed(id, policyDue: policyDue, in: &records) }
 
@@ -94,7 +98,21 @@ struct ScheduleFixture {
     mutating func clockSteppedBack(from old: Date, to now: Date) { scheduler.clockSteppedBack(from: old, to: now, in: &records) }
 
     func nextDeadline() -> Date? { scheduler.nextDeadline() }
-    mutating func popDue(now: Date) -> [SchedulerEvent] { scheduler.popDue(now: now, in: &records) }
+    mutating func popDue(now: Date) -> [SchedulerEvent] {
+        scheduler.popDue(now: now, in: &records).map { event in
+            switch event {
+            case .entryChange(let id, let date, let handle):
+                #expect(records.handle(of: id) == handle, "entry change of \(id)")
+                return .entryChange(id, date, .none)
+            case .reload(var batch):
+                for index in batch.members.indices {
+                    #expect(records.handle(of: batch.members[index].instance) == batch.members[index].handle, "member \(batch.members[index].instance)")
+                    batch.members[index].handle = .none
+                }
+                return .reload(batch)
+            }
+        }
+    }
     func pendingReloads() -> [ScheduledReload] { scheduler.pendingReloads(in: records) }
     var pendingReloadCount: Int { scheduler.pendingReloadCount(in: records) }
     func pendingReload(for id: InstanceID) -> ScheduledReload? { scheduler.pendingReload(for: id, in: records) }

@@ -47,6 +47,37 @@ import WidgetCore
         let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack ORDER BY name") }
         #expect(names == ["first", "third"])
     }
+
+    /// A large call gets a transaction of its own (no savepoint): failing, it is still undone
+    /// alone, and the calls on either side of it commit.
+    @Test func aFailingLargeCallIsUndoneAloneBetweenOthers() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStateStore(directory: directory)
+        let insert = "INSERT INTO stack (name, state) VALUES (?, '{}')"
+        let large: [(String, StatementArguments)] =
+            (0..<SQLiteStateStore.largeChange).map { (insert, ["large\($0)"]) } + [("INSERT INTO no_such_table VALUES (1)", [])]
+        let fitting: [(String, StatementArguments)] = (0..<SQLiteStateStore.largeChange + 1).map { (insert, ["big\($0)"]) }
+        let outcomes = try SQLiteStateStore.write(
+            [[(insert, ["first"])], [(insert, ["second"])], large, fitting, [(insert, ["last"])]], to: store.pool, path: store.path)
+        #expect(outcomes.map { (try? $0.get()) != nil } == [true, true, false, true, true])
+        let names = Set(try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack") })
+        #expect(names == Set(["first", "second", "last"] + (0..<SQLiteStateStore.largeChange + 1).map { "big\($0)" }))
+    }
+
+    /// A call alone in its group has no savepoint: failing, none of its statements stay.
+    @Test func aFailingCallAloneLeavesNothing() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteStateStore(directory: directory)
+        let insert = "INSERT INTO stack (name, state) VALUES (?, '{}')"
+        let outcomes = try SQLiteStateStore.write(
+            [[(insert, ["half"]), ("INSERT INTO no_such_table VALUES (1)", [])]], to: store.pool, path: store.path)
+        #expect(outcomes.count == 1)
+        #expect((try? outcomes[0].get()) == nil)
+        let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack") }
+        #expect(names.isEmpty)
+        let alone = try SQLiteStateStore.write([[(insert, ["alone"])]], to: store.pool, path: store.path)
+        #expect(alone.map { (try? $0.get()) != nil } == [true])
+    }
 }
 
 /// An answered change must be on disk: the connection that commits syncs the WAL at every

@@ -23,7 +23,9 @@ public let coreEpoch = Date(timeIntervalSince1970: 1_767_571_200)
 
 /// `ReloadScheduler` holding `instances` instances, each with a policy due date somewhere in the
 /// next 24 hours, under the default budget (70 a day, 5 min spacing). Their reload timings are in
-/// their records (`InstanceBook`), as in the daemon: every call reads and writes them there.
+/// their records (`InstanceBook`), as in the daemon: every call reads and writes them there. The
+/// workload holds each instance's record handle, as the daemon does once it has found an
+/// instance by id, and makes every call by handle.
 ///
 /// One operation (`step()`) = reschedule one random instance to a new random due date
 /// (`setPolicyDue`), then pop the earliest due reload (`nextDeadline` + `popDue(now:)` at that
@@ -38,7 +40,7 @@ public final class SchedulerWorkload: @unchecked Sendable {
     public let coalescingWindow: TimeInterval
     private var scheduler: ReloadScheduler
     private var records = InstanceBook()
-    private let ids: [InstanceID]
+    private let handles: [RecordHandle]
     private var random: SplitMix64
     private var now: Date
     /// Operations run and reloads popped so far (to check that each pop pops about one).
@@ -53,28 +55,28 @@ public final class SchedulerWorkload: @unchecked Sendable {
             budget: ReloadBudget(limit: 70, spacing: 300, enabled: true), coalescingWindow: coalescingWindow)
         let kinds = (0..<providers).map { "com.bench.kind\($0)" }
         let keys = (0..<providers).map { "/usr/libexec/widgetd-bench/provider-\($0) timeline" }
-        var ids: [InstanceID] = []
-        ids.reserveCapacity(instances)
+        var handles: [RecordHandle] = []
+        handles.reserveCapacity(instances)
         var records = InstanceBook()
         records.reserveCapacity(instances)
         scheduler.reserveCapacity(instances)
         for index in 0..<instances {
             let id = coreInstanceID(index)
-            ids.append(id)
             let record = InstanceRecord(
                 instance: WidgetInstance(id: id, kind: kinds[index % providers], family: .systemSmall, configuration: [:], created: start))
-            records.put(record)
-            scheduler.add(id, kind: record.kind, providerKey: keys[index % providers], facts: record.reloadFacts, place: index)
+            let handle = records.put(record)
+            handles.append(handle)
+            scheduler.add(handle, kind: record.kind, providerKey: keys[index % providers], in: records)
         }
-        for id in ids {
-            scheduler.setPolicyDue(id, start.addingTimeInterval(SchedulerWorkload.delay(&random)), in: &records)
+        for handle in handles {
+            scheduler.setPolicyDue(handle, start.addingTimeInterval(SchedulerWorkload.delay(&random)), in: &records)
         }
         instanceCount = instances
         providerCount = providers
         self.coalescingWindow = coalescingWindow
         self.scheduler = scheduler
         self.records = records
-        self.ids = ids
+        self.handles = handles
         self.random = random
         now = start
     }
@@ -88,15 +90,15 @@ public final class SchedulerWorkload: @unchecked Sendable {
     /// One operation; returns the number of reloads popped (normally 1).
     @inline(never)
     public func step() -> Int {
-        let index = Int(random.below(UInt64(ids.count)))
-        scheduler.setPolicyDue(ids[index], now.addingTimeInterval(Self.delay(&random)), in: &records)
+        let index = Int(random.below(UInt64(handles.count)))
+        scheduler.setPolicyDue(handles[index], now.addingTimeInterval(Self.delay(&random)), in: &records)
         var popped = 0
         if let deadline = scheduler.nextDeadline() {
             if deadline > now { now = deadline }
             for event in scheduler.popDue(now: now, in: &records) {
                 guard case .reload(let batch) = event else { continue }
                 for member in batch.members {
-                    scheduler.completed(member.instance, policyDue: now.addingTimeInterval(Self.delay(&random)), in: &records)
+                    scheduler.completed(member.handle, policyDue: now.addingTimeInterval(Self.delay(&random)), in: &records)
                     popped += 1
                 }
             }

@@ -7,14 +7,15 @@ import Glibc
 
 /// End-to-end figures over the real control socket, each against a reference measured in the
 /// same run: requests (CPU per request, throughput, p99) against Redis, provider launch
-/// overhead against spawning the same provider by hand, wake-ups against the deadlines that
-/// need them. `report` turns a figures file into RESULTS.md.
+/// overhead against spawning the same provider by hand, start-up against `redis-server`'s,
+/// wake-ups against the deadlines that need them. `report` turns a figures file into
+/// RESULTS.md.
 @main
 struct WidgetdLoad: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widgetd-load",
         abstract: "Load figures for widgetd over its control socket, and the results report.",
-        subcommands: [RPCCommand.self, LaunchCommand.self, WakeupsCommand.self, ReportCommand.self])
+        subcommands: [RPCCommand.self, LaunchCommand.self, WakeupsCommand.self, StartupCommand.self, ReportCommand.self])
 }
 
 /// What the measuring subcommands share: where figures go, the daemon binary, the work dir.

@@ -381,8 +381,8 @@ struct Core: AsyncParsableCommand {
             widgetd: schedulerRate, reference: heapRate, unit: "ops/s", ratio: ratio, target: "≥ 0.5×", met: ratio >= 0.5,
             notes: "best of \(rounds) rounds. widgetd: ReloadScheduler (budget 70/day, 5 min spacing, coalescing window 0), "
                 + "\(grouped(instances)) instances over \(providers) provider keys with policy due dates in the next 24 h; "
-                + "op = setPolicyDue(random instance, now + U(1 s, 24 h)) + nextDeadline + popDue(now: deadline) + "
-                + "completed(popped, next due date); \(schedulerNotes). reference: Heap<UInt64> of \(grouped(instances)) "
+                + "op = setPolicyDue(random instance, by its record handle, now + U(1 s, 24 h)) + nextDeadline + "
+                + "popDue(now: deadline) + completed(popped, by the handle the pop named, next due date); \(schedulerNotes). reference: Heap<UInt64> of \(grouped(instances)) "
                 + "deadlines, op = insert(now + U(1 s, 24 h)) + popMin; \(heapNotes)"))
 
     }

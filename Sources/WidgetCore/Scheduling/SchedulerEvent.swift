@@ -2,8 +2,8 @@ import Foundation
 
 /// What the scheduler asks its owner to carry out.
 public enum SchedulerEvent: Sendable, Hashable {
-    /// The shown entry of an instance changes at this date.
-    case entryChange(InstanceID, Date)
+    /// The shown entry of an instance changes at this date; the handle of its record follows.
+    case entryChange(InstanceID, Date, RecordHandle)
     /// Launch a provider once for these instances.
     case reload(ReloadBatch)
 }
@@ -29,11 +29,16 @@ public struct ReloadMember: Sendable, Hashable {
     public var reason: ReloadReason
     /// When the reload was wanted (policy date or request time); the launch may be up to W earlier.
     public var wanted: Date
+    /// The handle of its record when the batch was made, for calls in the same step (`none`
+    /// when not known). Good until the record is removed: an answer that comes later finds the
+    /// record by `instance`.
+    public var handle: RecordHandle
 
-    public init(instance: InstanceID, reason: ReloadReason, wanted: Date) {
+    public init(instance: InstanceID, reason: ReloadReason, wanted: Date, handle: RecordHandle = .none) {
         self.instance = instance
         self.reason = reason
         self.wanted = wanted
+        self.handle = handle
     }
 }
 

@@ -11,7 +11,7 @@ extension DaemonState {
         var events: [StateEvent] = []
         for record in instances.inPlacementOrder {
             guard let timeline = record.timeline?.timeline else { continue }
-            scheduler.setNextEntryChange(record.id, timeline.nextEntryDate(after: now))
+            scheduler.setNextEntryChange(record.id, timeline.nextEntryDate(after: now), in: instances)
             guard let current = timeline.currentIndex(at: now), current != timeline.currentIndex(at: old) else { continue }
             events.append(.entryChange(record.id, date: now, entry: timeline.entries[current]))
         }

@@ -20,12 +20,12 @@ extension DaemonState {
             work.popped += popped.count
             for event in popped {
                 switch event {
-                case .entryChange(let id, let date):
+                case .entryChange(let id, let date, let handle):
                     // Only the timeline is read: a copy of the whole record would retain every field of it.
-                    guard let stored = instances.read(id, { $0.pointee.timeline }) ?? nil else { continue }
+                    guard let stored = instances.read(handle, { $0.pointee.timeline }) else { continue }
                     let timeline = stored.timeline
                     work.events.append(.entryChange(id, date: date, entry: entries ? timeline.currentEntry(at: date) : nil))
-                    scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: date))
+                    scheduler.setNextEntryChange(handle, timeline.nextEntryDate(after: date))
                     dirtyStacks.formUnion(stacks.containing(id))
                 case .reload(let batch):
                     work.launches += launches(for: batch)
@@ -39,10 +39,11 @@ extension DaemonState {
     /// instances that would get the same answer (same kind, family and configuration), so a
     /// provider that answers one Timeline never serves it to a configuration it did not see.
     private mutating func launches(for batch: ReloadBatch) -> [Launch] {
-        let members = batch.members.compactMap { member in instances[member.instance].map { (member, $0) } }
+        // Popped in this step: every member's handle is its record's.
+        let members = batch.members.map { member in (member, instances[member.handle]) }
         guard let first = members.first, let provider = descriptors[first.1.kind]?.provider else {
             // The kind lost its provider (descriptors read again): nothing can reload these.
-            for member in batch.members { scheduler.completed(member.instance, policyDue: nil, in: &instances) }
+            for member in batch.members { scheduler.completed(member.handle, policyDue: nil, in: &instances) }
             return []
         }
         var groups: [[(ReloadMember, InstanceRecord)]] = []

@@ -28,7 +28,7 @@ extension DaemonState {
         var limited: [InstanceID] = []
         let hourAgo = now.addingTimeInterval(-3600)
         for kind in Set(kinds).sorted() where hasProvider(kind) {
-            for id in scheduler.instances(ofKind: kind).sorted() {
+            for id in scheduler.instances(ofKind: kind, in: instances).sorted() {
                 guard let record = instances[id], let stored = record.timeline else { continue }
                 var dates = record.relevanceAsks.filter { $0 > hourAgo && $0 <= now }
                 guard dates.count < settings.relevancePerHour else {

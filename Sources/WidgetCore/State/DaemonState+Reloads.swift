@@ -13,17 +13,24 @@ extension DaemonState {
             guard let descriptor = descriptors[kind] else { throw .unknownKind(kind) }
             if let problem = descriptor.problem { throw .unusableKind(kind, problem: problem) }
         }
-        var ids = Set<InstanceID>()
-        for kind in Set(kinds) where hasProvider(kind) {
-            ids.formUnion(scheduler.instances(ofKind: kind))
+        // An instance has one kind, so the instances of distinct kinds never overlap: only a
+        // kind named twice, or an instance named beside its kind, could repeat one. A request
+        // of one kind (the common one) builds no set at all.
+        var ids: [InstanceID] = []
+        var kindsTaken = Set<String>()
+        for kind in kinds where hasProvider(kind) && (kinds.count == 1 || kindsTaken.insert(kind).inserted) {
+            ids += scheduler.instances(ofKind: kind, in: instances)
         }
-        for (index, id) in named.enumerated() {
-            guard let record = instances[id] else { throw .unknownInstance(id) }
-            if let problem = descriptors[record.kind]?.problem { throw .unusableKind(record.kind, problem: problem) }
-            guard hasProvider(record.kind) else {
-                throw .invalidParams("params.instances[\(index)]: \(id) is of kind \(record.kind), which has no provider: its timelines come only from push")
+        if !named.isEmpty {
+            var taken = Set(ids)
+            for (index, id) in named.enumerated() {
+                guard let kind = instances.read(id, { $0.pointee.kind }) else { throw .unknownInstance(id) }
+                if let problem = descriptors[kind]?.problem { throw .unusableKind(kind, problem: problem) }
+                guard hasProvider(kind) else {
+                    throw .invalidParams("params.instances[\(index)]: \(id) is of kind \(kind), which has no provider: its timelines come only from push")
+                }
+                if taken.insert(id).inserted { ids.append(id) }
             }
-            ids.insert(id)
         }
         return ids.sorted()
     }
@@ -51,9 +58,10 @@ extension DaemonState {
         var plan = Plan()
         var kept: [(InstanceID, StoredRequest)] = []
         for id in ids {
-            guard let record = instances[id] else { continue }
+            // Read in place: the two fields, not a copy of the whole record.
+            guard let (stored, pending) = instances.read(id, { ($0.pointee.request, $0.pointee.timing.request) }) else { continue }
             let merged = scheduler.mergedRequest(id, reason: reason, at: now, in: instances)
-            if let stored = record.request, let pending = record.timing.request,
+            if let stored, let pending,
                 pending == merged, stored.reason == merged.reason, stored.wanted == merged.wanted
             {
                 continue

@@ -19,7 +19,7 @@ extension DaemonState {
             if kind?.name != instance.kind {
                 kind = (instance.kind, hasProvider(instance.kind), providerKey(for: instance.kind))
             }
-            let (_, hasProvider, providerKey) = kind!
+            let hasProvider = kind!.hasProvider
             if !budgeted.isEmpty, let dates = budgeted[instance.id] {
                 // Reloads stored after `now` (the clock went back while widgetd was down) count as made now.
                 record.timing = ReloadTiming(history: BudgetHistory(dates.map { min($0, now) }))
@@ -51,13 +51,18 @@ extension DaemonState {
                 // shows again what it shows.
                 record.lastVisible = shown
             }
-            // The record holds its timing; the slot is placed by it.
-            // Its place in the book once the records are put there in this order.
-            scheduler.add(instance.id, kind: instance.kind, providerKey: providerKey, facts: record.reloadFacts, place: records.count)
-            if let stored { scheduler.setNextEntryChange(instance.id, stored.timeline.nextEntryDate(after: now)) }
             records.append(record)
         }
         instances.put(contentsOf: records)
+        // The record holds its timing; the slot, numbered by the record's handle, is placed by it.
+        kind = nil
+        for position in 0..<instances.count {
+            let handle = instances.handle(atPosition: position)
+            let (name, next) = instances.read(handle) { ($0.pointee.kind, $0.pointee.timeline?.timeline.nextEntryDate(after: now)) }
+            if kind?.name != name { kind = (name, hasProvider(name), providerKey(for: name)) }
+            scheduler.add(handle, kind: name, providerKey: kind!.providerKey, in: instances)
+            if let next { scheduler.setNextEntryChange(handle, next) }
+        }
         failedInstances = Dictionary(persisted.failedInstances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var (background, notes) = normalizeConfigurations()
         for donation in persisted.donations { donations.add(donation, calendar: calendar) }

@@ -36,12 +36,13 @@ extension DaemonState {
 
     /// Puts a stored timeline in the record and in the schedule.
     mutating func install(_ timeline: WidgetTimeline, for id: InstanceID, receivedAt: Date, history: RelevanceHistory, policyDue: Date?) {
-        instances.update(id) { record in
+        guard let handle = instances.handle(of: id) else { return }
+        instances.update(handle) { record in
             record.timeline = StoredTimeline(timeline: timeline, receivedAt: receivedAt)
             record.relevance = history
         }
-        scheduler.setPolicyDue(id, policyDue, in: &instances)
-        scheduler.setNextEntryChange(id, timeline.nextEntryDate(after: receivedAt))
+        scheduler.setPolicyDue(handle, policyDue, in: &instances)
+        scheduler.setNextEntryChange(handle, timeline.nextEntryDate(after: receivedAt))
     }
 
     /// The instance's relevance history once `timeline` arrives at `now`, pruned to the window,

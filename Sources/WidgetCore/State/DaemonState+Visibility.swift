@@ -54,7 +54,7 @@ extension DaemonState {
         if scheduler.budget.session.locked, scheduler.budget.session.shownWhileLocked.contains(id) != instances.visible.contains(id) {
             var budget = scheduler.budget
             budget.session.shownWhileLocked = instances.visible
-            scheduler.updateBudget(budget, only: [id], in: instances)
+            scheduler.updateBudget(budget, onlyIDs: [id], in: instances)
             return
         }
         guard after != before else { return }

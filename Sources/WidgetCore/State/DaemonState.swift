@@ -139,20 +139,18 @@ public struct DaemonState: Sendable {
     /// Puts a new instance's record in the book and its slot in the schedule, where the
     /// record's timing puts it; a record with a request is due as the request says.
     mutating func addInstance(_ record: InstanceRecord) {
-        let id = record.id
-        instances.put(record)
-        scheduler.add(
-            id, kind: record.kind, providerKey: providerKey(for: record.kind), facts: record.reloadFacts,
-            place: instances.place(of: id, hint: instances.count - 1) ?? -1)
-        if let request = record.request { scheduler.request(id, reason: request.reason, at: request.wanted, in: &instances) }
+        let handle = instances.put(record)
+        scheduler.add(handle, kind: record.kind, providerKey: providerKey(for: record.kind), in: instances)
+        if let request = record.request { scheduler.request(handle, reason: request.reason, at: request.wanted, in: &instances) }
     }
 
     /// Forgets an instance: its record (and with it what the book derives from it) and its
     /// slot in the schedule. The stacks that hold it are changed by the plan that removes it,
     /// as their rows are stored. A launch running for it is answered and its answer dropped.
     mutating func removeInstance(_ id: InstanceID) {
+        guard let handle = instances.handle(of: id) else { return }
+        scheduler.remove(handle)
         instances.remove(id)
-        scheduler.remove(id)
     }
 
     /// The intent schema of each kind that has one.

@@ -10,11 +10,18 @@ import Foundation
 ///
 /// Records sit side by side in one array, found through a table of positions that reads the
 /// ids from the records themselves (`PositionTable`): a dictionary of whole records keeps up to
-/// twice as many buckets as records (its load factor), each the size of a record.
+/// twice as many buckets as records (its load factor), each the size of a record. That table is
+/// the daemon's one id table. Each record also has a `RecordHandle` that a removal does not
+/// change, by which the scheduler reaches the record (and numbers its own slot) without an id.
 public struct InstanceBook: Sendable {
     /// Every record, in no particular order (a removal moves the last record into the gap).
     public private(set) var all: [InstanceRecord] = []
     private var positions = PositionTable()
+    /// The handle of the record at each position, and the position of each handle (-1: free).
+    private var handleAt: [Int32] = []
+    private var placeOfHandle: [Int32] = []
+    /// Handles of removed records, given again before new ones are made.
+    private var freeHandles: [Int32] = []
     /// Instances in the last `visible` report.
     public private(set) var visible: Set<InstanceID> = []
     /// Records with a timeline.
@@ -47,36 +54,49 @@ public struct InstanceBook: Sendable {
     /// Room for `count` records in all, so that loading them grows nothing.
     public mutating func reserveCapacity(_ count: Int) {
         all.reserveCapacity(count)
+        handleAt.reserveCapacity(count)
+        placeOfHandle.reserveCapacity(count)
         do {
             let records = all
             positions.reserveCapacity(count) { records[Int($0)].id }
         }
     }
 
-    /// Inserts or replaces a record.
-    public mutating func put(_ record: InstanceRecord) {
+    /// Inserts or replaces a record; answers its handle (a replaced record keeps its own).
+    @discardableResult
+    public mutating func put(_ record: InstanceRecord) -> RecordHandle {
         if let position = position(of: record.id) {
             let old = all[position]
             all[position] = record
             account(old, record)
+            return RecordHandle(handleAt[position])
         } else {
             all.append(record)
             do {
                 let records = all
                 positions.insert(record.id, at: all.count - 1) { records[Int($0)].id }
             }
+            let handle = freeHandles.popLast() ?? Int32(placeOfHandle.count)
+            if handle == placeOfHandle.count { placeOfHandle.append(0) }
+            placeOfHandle[Int(handle)] = Int32(all.count - 1)
+            handleAt.append(handle)
             account(nil, record)
+            return RecordHandle(handle)
         }
     }
 
     /// Puts every record in order, as `put` one by one does; into an empty book (a restart),
-    /// the records are taken as they are and indexed in one pass.
+    /// the records are taken as they are and indexed in one pass, each record's handle its
+    /// position.
     public mutating func put(contentsOf records: consuming [InstanceRecord]) {
         guard all.isEmpty else {
             for record in records { put(record) }
             return
         }
         all = records
+        handleAt = Array(0..<Int32(all.count))
+        placeOfHandle = handleAt
+        freeHandles = []
         var unique = true
         do {
             let records = all
@@ -91,6 +111,7 @@ public struct InstanceBook: Sendable {
             let records = all
             all = []
             positions = PositionTable()
+            (handleAt, placeOfHandle) = ([], [])
             for record in records { put(record) }
             return
         }
@@ -107,10 +128,16 @@ public struct InstanceBook: Sendable {
             positions.remove(id, at: position) { records[Int($0)].id }
         }
         let last = all.count - 1
+        let handle = handleAt[position]
         if position != last {
             all.swapAt(position, last)
             positions.move(all[position].id, from: last, to: position)
+            handleAt[position] = handleAt[last]
+            placeOfHandle[Int(handleAt[position])] = Int32(position)
         }
+        handleAt.removeLast()
+        placeOfHandle[Int(handle)] = -1
+        freeHandles.append(handle)
         let old = all.removeLast()
         account(old, nil)
         return old
@@ -119,6 +146,10 @@ public struct InstanceBook: Sendable {
     /// Changes one record in place; nothing happens for an unknown id.
     public mutating func update(_ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
         guard let position = position(of: id) else { return }
+        update(at: position, id, change)
+    }
+
+    private mutating func update(at position: Int, _ id: InstanceID, _ change: (inout InstanceRecord) -> Void) {
         let hadTimeline = all[position].timeline != nil
         let wasVisible = all[position].visible
         // Only an instance of a kind with a schema is indexed; most updates are of others.
@@ -164,6 +195,46 @@ public struct InstanceBook: Sendable {
         positions.position(of: id) { all[Int($0)].id }
     }
 
+    // MARK: Handles
+
+    /// The handle of the record of `id`: the one id lookup, after which the record and its
+    /// slot in the schedule are reached by index.
+    public func handle(of id: InstanceID) -> RecordHandle? {
+        position(of: id).map { RecordHandle(handleAt[$0]) }
+    }
+
+    /// The handle of the record at `position` in `all`.
+    public func handle(atPosition position: Int) -> RecordHandle {
+        RecordHandle(handleAt[position])
+    }
+
+    /// Whether `handle` is the handle of a record now in the book.
+    public func contains(_ handle: RecordHandle) -> Bool {
+        handle.index >= 0 && Int(handle.index) < placeOfHandle.count && placeOfHandle[Int(handle.index)] >= 0
+    }
+
+    /// The record of `handle`, which must be in the book.
+    public subscript(handle: RecordHandle) -> InstanceRecord {
+        all[place(of: handle)]
+    }
+
+    /// `read(_:_:)` of the record of `handle`, which must be in the book.
+    public func read<T>(_ handle: RecordHandle, _ read: (UnsafePointer<InstanceRecord>) -> T) -> T {
+        let position = place(of: handle)
+        return all.withUnsafeBufferPointer { read($0.baseAddress! + position) }
+    }
+
+    /// Changes the record of `handle` in place, as `update(_:_:)` does.
+    public mutating func update(_ handle: RecordHandle, _ change: (inout InstanceRecord) -> Void) {
+        let position = place(of: handle)
+        update(at: position, all[position].id, change)
+    }
+
+    @inline(__always)
+    private func place(of handle: RecordHandle) -> Int {
+        Int(placeOfHandle[Int(handle.index)])
+    }
+
     /// Every record, placed first first (ties by id): the order `list` shows.
     public var inPlacementOrder: [InstanceRecord] {
         all.sorted { ($0.instance.created, $0.id) < ($1.instance.created, $1.id) }
@@ -182,24 +253,23 @@ public struct InstanceBook: Sendable {
 }
 
 extension InstanceBook: ReloadTimingStore {
-    /// A record moves only when another is removed, so the hint is almost always right, and
-    /// checking it compares two copies of one id instead of hashing it.
     @inline(__always)
-    public func place(of id: InstanceID, hint: Int) -> Int? {
-        if hint >= 0, hint < all.count, all[hint].id == id { return hint }
-        return position(of: id)
+    public func instanceID(of handle: RecordHandle) -> InstanceID {
+        all.withUnsafeBufferPointer { records in records[place(of: handle)].id }
     }
 
     @inline(__always)
-    public func reloadFacts(at place: Int) -> ReloadFacts {
-        all.withUnsafeBufferPointer { records in
+    public func reloadFacts(of handle: RecordHandle) -> ReloadFacts {
+        let place = place(of: handle)
+        return all.withUnsafeBufferPointer { records in
             ReloadFacts(timing: records[place].timing, hiddenSince: records[place].hiddenSince)
         }
     }
 
     @discardableResult @inline(__always)
-    public mutating func changeTiming(at place: Int, _ change: (inout ReloadTiming, _ hiddenSince: Date?) -> Void) -> ReloadFacts {
-        all.withUnsafeMutableBufferPointer { records in
+    public mutating func changeTiming(of handle: RecordHandle, _ change: (inout ReloadTiming, _ hiddenSince: Date?) -> Void) -> ReloadFacts {
+        let place = place(of: handle)
+        return all.withUnsafeMutableBufferPointer { records in
             let hiddenSince = records[place].hiddenSince
             change(&records[place].timing, hiddenSince)
             return ReloadFacts(timing: records[place].timing, hiddenSince: hiddenSince)

@@ -45,14 +45,26 @@ extension DBusEndpoint {
             let name = DBusErrorName.name(for: RPCError.Code.messageTooLarge)
             return reply(.error(name: name, message: "message longer than \(ControlServer.maxLineBytes) bytes"), to: message)
         }
+        let caller = DBusCaller.credentials(of: message)
+        let waiting = pendingByUID[caller.uid, default: 0]
+        guard waiting < maxCallsPerUID else {
+            let refused = RPCError.limitExceeded(.dbusCallsPerUID(max: maxCallsPerUID, uid: caller.uid))
+            return reply(.error(name: DBusErrorName.name(for: refused.code), message: refused.message), to: message)
+        }
+        pendingByUID[caller.uid] = waiting + 1
         nextToken += 1
         sd_bus_message_ref(message)
-        pending[token] = (message, call)
+        pending[token] = (message, call, caller.uid)
         let endpoint = self
-        let caller = DBusCaller.credentials(of: message)
         serve(line, caller) { answer in
             endpoint.post(.answer(token: token, line: answer))
         }
+    }
+
+    /// One of `uid`'s calls is answered.
+    func answered(_ uid: uid_t) {
+        let left = pendingByUID[uid, default: 1] - 1
+        pendingByUID[uid] = left > 0 ? left : nil
     }
 
     private func properties(_ member: String, _ message: OpaquePointer) {

@@ -33,20 +33,25 @@ final class DBusEndpoint: @unchecked Sendable {
 
     let kind: DBusBusKind
     let serve: Serve
+    /// `max-dbus-calls-per-uid`, read at start.
+    let maxCallsPerUID: Int
     private let logger: Logger
     private let thread: BusThread<Work>
 
     // On the bus thread only (hence @unchecked Sendable).
     private var bus: OpaquePointer?
     /// Calls handed to the engine, by the id of their request, with their messages referenced.
-    var pending: [Int: (message: OpaquePointer, call: DBusCall)] = [:]
+    var pending: [Int: (message: OpaquePointer, call: DBusCall, uid: uid_t)] = [:]
+    /// How many of `pending` each uid has.
+    var pendingByUID: [uid_t: Int] = [:]
     var nextToken = 1
     /// The first connection is tried at once.
     private var retry = BusRetry(at: 0)
     private var connectedOnce = false
 
-    init(kind: DBusBusKind, logger: Logger, serve: @escaping Serve) throws {
+    init(kind: DBusBusKind, maxCallsPerUID: Int, logger: Logger, serve: @escaping Serve) throws {
         self.kind = kind
+        self.maxCallsPerUID = maxCallsPerUID
         self.logger = logger
         self.serve = serve
         thread = try BusThread()
@@ -99,7 +104,8 @@ final class DBusEndpoint: @unchecked Sendable {
             case .stop:
                 return true
             case .answer(let token, let line):
-                guard let (message, call) = pending.removeValue(forKey: token) else { continue }
+                guard let (message, call, uid) = pending.removeValue(forKey: token) else { continue }
+                answered(uid)
                 reply(call.reply(to: line), to: message)
                 sd_bus_message_unref(message)
             case .signals(let signals):
@@ -156,6 +162,7 @@ final class DBusEndpoint: @unchecked Sendable {
     private func disconnect() {
         for (_, entry) in pending { sd_bus_message_unref(entry.message) }
         pending.removeAll()
+        pendingByUID.removeAll()
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
     }

@@ -13,10 +13,10 @@ struct DBusService: Service {
     let subscriber: Subscriber
     let events: EventHub
 
-    init(kind: DBusBusKind, engine: Engine, logger: Logger) throws {
+    init(kind: DBusBusKind, engine: Engine, maxCallsPerUID: Int, logger: Logger) throws {
         let loop = engine.loop
         // Each call is one request line, served as the socket serves it, for the bus's caller.
-        endpoint = try DBusEndpoint(kind: kind, logger: logger) { line, caller, answered in
+        endpoint = try DBusEndpoint(kind: kind, maxCallsPerUID: maxCallsPerUID, logger: logger) { line, caller, answered in
             let buffer = ByteBuffer(bytes: line)
             loop.execute {
                 engine.assumeIsolated { engine in

@@ -19,7 +19,7 @@ extension Engine {
     func currentStatusInputs() -> StatusInputs {
         StatusInputs(
             instances: state.instances.count, kinds: state.descriptors.count, stacks: state.stacks.count,
-            nextWake: state.nextWake, virtualNow: time.clock.virtualNow, storageFault: commits.storageFault?.cause)
+            nextWake: nextWake, virtualNow: time.clock.virtualNow, storageFault: commits.storageFault?.cause)
     }
 
     static func statusLine(_ inputs: StatusInputs) -> String {

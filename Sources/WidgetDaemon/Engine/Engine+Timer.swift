@@ -8,7 +8,7 @@ extension Engine {
     /// and what is due now has been carried out by the step. A timer set before is cancelled
     /// first: a second one would run a second pass at every deadline from then on.
     func rearm() {
-        guard !time.clock.isVirtual, !time.stopping, let next = state.nextWake else {
+        guard !time.clock.isVirtual, !time.stopping, let next = nextWake else {
             cancelTimer()
             return
         }
@@ -22,6 +22,16 @@ extension Engine {
         }
         time.wake.timer = WakeTimer(number: number, cancel: cancel)
         time.wake.timerFor = next
+    }
+
+    /// The earliest instant anything is due (`DaemonState.nextWake`), read here from the two
+    /// stored dates: calling the state's own property from this module made the loop copy the
+    /// whole state (every book and index retained, then released) for it, twice a request.
+    var nextWake: Date? {
+        let deadline = state.scheduler.nextDeadline()
+        guard let recheck = state.stacks.nextRecheck else { return deadline }
+        guard let deadline else { return recheck }
+        return min(deadline, recheck)
     }
 
     func cancelTimer() {

@@ -65,7 +65,7 @@ extension Engine {
         while true {
             await quiesce()
             guard !time.stopping else { throw .shuttingDown }
-            guard let next = state.nextWake, next <= target else { break }
+            guard let next = nextWake, next <= target else { break }
             time.clock.virtualNow = max(time.clock.virtualNow ?? next, next)
             processed += await step()
             if ContinuousClock.now - slice >= Self.clockSlice {

@@ -42,6 +42,9 @@ public final class ExecProviderRunner: ProviderRunning {
     }
 
     public func terminateAll() async {
+        // The launches still waiting for a thread would otherwise each start its provider
+        // while the daemon waits for its launches to end.
+        containment.stopLaunching()
         for pid in containment.providers {
             kill(-pid, SIGKILL)
         }

@@ -11,6 +11,8 @@ final class LaunchContainment: Sendable {
         var live: [pid_t: UInt64] = [:]
         /// When the first provider started: no earlier child of the daemon is a launch's.
         var since: UInt64?
+        /// The daemon is stopping: launches still waiting for a thread start nothing.
+        var stopped = false
     }
 
     private let launches = Mutex(Launches())
@@ -22,6 +24,9 @@ final class LaunchContainment: Sendable {
     /// Starts the provider and counts it as running; returns it with its start time.
     func spawn(argv: [String], limits: SpawnedChild.Limits) throws(ProviderFailure) -> (SpawnedChild, UInt64) {
         try launches.withLock { (launches: inout Launches) throws(ProviderFailure) -> (SpawnedChild, UInt64) in
+            // Under the lock `stopLaunching` takes: a provider is either refused here or among
+            // those the stop kills.
+            guard !launches.stopped else { throw .spawnFailed("widgetd is stopping") }
             let child = try SpawnedChild.spawn(argv: argv, limits: limits)
             // Not yet reaped by anyone, so /proc names the child itself.
             let start = ProcessTree.stat(child.pid)?.start ?? 0
@@ -75,6 +80,11 @@ final class LaunchContainment: Sendable {
             // they are re-parented to it, reap them.
             usleep(1000)
         }
+    }
+
+    /// Shutdown: no provider starts from now on.
+    func stopLaunching() {
+        launches.withLock { $0.stopped = true }
     }
 
     /// Kills what every launch left and the providers' trees (shutdown).

@@ -5,7 +5,7 @@ import WidgetCore
 /// substitute the exec runner.
 public protocol ProviderRunning: Sendable {
     func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data
-    /// Kills every provider still running (shutdown).
+    /// Kills every provider still running and starts no more (shutdown).
     func terminateAll() async
     /// Changes how many providers may run at once (settings reloaded).
     func setMaxConcurrent(_ limit: Int) async

@@ -307,8 +307,12 @@ final class ControlHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// After a flush, what the peer has not taken stays in the channel: past
     /// `max-unsent-bytes` the connection is closed (and logged once), whatever it still had
     /// to answer.
+    ///
+    /// A writable channel holds at most NIO's default high-water mark (64 KiB), which is the
+    /// setting's lowest value: only a channel that stopped being writable is asked (asking
+    /// took as long as the rest of the write's bookkeeping, on every answer).
     private func checkUnsent() {
-        guard !closed, let context, let options = context.channel.syncOptions,
+        guard !closed, let context, !context.channel.isWritable, let options = context.channel.syncOptions,
             let unsent = try? options.getOption(ChannelOptions.bufferedWritableBytes)
         else { return }
         let limit = gate.limits.maxUnsentBytes

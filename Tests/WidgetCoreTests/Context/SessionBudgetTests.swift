@@ -111,8 +111,8 @@ extension DaemonState {
 
     /// Gives the instance these budgeted reloads, as a restart restores them.
     fileprivate mutating func restoreHistory(_ id: InstanceID, dates: [Date]) {
-        guard let place = instances.place(of: id, hint: -1) else { return }
-        instances.changeTiming(at: place) { timing, _ in timing.history = BudgetHistory(dates) }
+        guard let handle = instances.handle(of: id) else { return }
+        instances.changeTiming(of: handle) { timing, _ in timing.history = BudgetHistory(dates) }
         scheduler.reschedule(id, in: instances)
     }
 }

@@ -35,6 +35,31 @@ import Testing
         #expect(book.count == 2)
     }
 
+    @Test func aRecordKeepsItsHandleWhenOthersAreRemovedAndAFreedHandleIsGivenAgain() {
+        var book = InstanceBook()
+        var handles: [InstanceID: RecordHandle] = [:]
+        for id in ["a", "b", "c", "d", "e"] { handles[id] = book.put(record(id)) }
+        #expect(Set(handles.values).count == 5)
+        // Removing "a" moves the last record into its position; no handle changes.
+        book.remove("a")
+        book.remove("c")
+        for id in ["b", "d", "e"] {
+            #expect(book.handle(of: id) == handles[id], "\(id)")
+            #expect(book.instanceID(of: handles[id]!) == id)
+            #expect(book[handles[id]!].id == id)
+            #expect(book.read(handles[id]!) { $0.pointee.id } == id)
+        }
+        #expect(!book.contains(handles["a"]!) && !book.contains(handles["c"]!))
+        // Putting a record again keeps its handle; a new record takes a freed one.
+        #expect(book.put(record("d", created: 5)) == handles["d"])
+        let f = book.put(record("f"))
+        #expect([handles["a"], handles["c"]].contains(f))
+        #expect(book.instanceID(of: f) == "f")
+        for position in book.all.indices {
+            #expect(book.handle(of: book.all[position].id) == book.handle(atPosition: position))
+        }
+    }
+
     @Test func removingARecordKeepsEveryOtherOneFindable() {
         var book = InstanceBook()
         for id in ["a", "b", "c", "d"] { book.put(record(id)) }

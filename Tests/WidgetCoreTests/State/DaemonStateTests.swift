@@ -80,6 +80,20 @@ import Testing
         #expect(state.instances[id] != nil)
     }
 
+    /// A kind named twice, or an instance named beside its kind, is reloaded once; the
+    /// targets come sorted, and an instance of a push-only kind named alone is refused.
+    @Test func reloadTargetsNameEachInstanceOnceInOrder() throws {
+        var state = makeState()
+        let ids = try (0..<5).map { _ in try state.added().0 }
+        let (pushed, _) = try state.added("k.push")
+        #expect(try state.reloadTargets(kinds: ["k.clock"]) == ids.sorted())
+        #expect(try state.reloadTargets(kinds: ["k.clock", "k.push", "k.clock"]) == ids.sorted())
+        #expect(try state.reloadTargets(kinds: ["k.clock"], instances: [ids[3], ids[1], ids[3]]) == ids.sorted())
+        #expect(try state.reloadTargets(kinds: [], instances: [ids[3], ids[1], ids[3]]) == [ids[1], ids[3]].sorted())
+        #expect(throws: StateError.unknownInstance("nope")) { try state.reloadTargets(kinds: [], instances: ["nope"]) }
+        #expect(throws: (any Error).self) { try state.reloadTargets(kinds: [], instances: [pushed]) }
+    }
+
     @Test func aLaunchInstallsItsTimelineAndForgetsTheRequestItCarriedOut() throws {
         var state = makeState()
         let (id, _) = try state.added()
@@ -209,6 +223,6 @@ import Testing
         #expect(state.stacks["home"]?.instances == [b])
         #expect(state.stacks["home"]?.top == b)
         #expect(state.stacks.containing(a).isEmpty)
-        #expect(state.scheduler.contains(a) == false)
+        #expect(state.scheduler.contains(a, in: state.instances) == false)
     }
 }

@@ -84,7 +84,7 @@ struct InstanceLifecycleTests {
             Self.expectSlotsFollowRecords(state, after: action)
         }
         #expect(state.instances[id] != nil)
-        #expect(state.scheduler.contains(id))
+        #expect(state.scheduler.contains(id, in: state.instances))
 
         state.apply(try state.planRemove(id, at: Self.now))
         Self.settleStacks(&state)
@@ -105,7 +105,7 @@ struct InstanceLifecycleTests {
     /// provider's wheel at the date the budget lets it run, or in neither (none wanted, in
     /// flight, held while hidden, no provider). A timing changed without moving its slot fails.
     static func expectSlotsFollowRecords(_ state: DaemonState, after action: String) {
-        let nodes = state.scheduler.reloadNodes()
+        let nodes = state.scheduler.reloadNodes(in: state.instances)
         for record in state.instances.all {
             let hasProvider = state.hasProvider(record.kind)
             let pending = record.timing.pending(budget: state.scheduler.budget, hiddenSince: record.hiddenSince, instance: record.id)
@@ -250,9 +250,9 @@ struct InstanceLifecycleTests {
                     id: record.id, pending: scheduler.pendingReload(for: record.id, in: book),
                     merged: "\(merged.reason) \(merged.wanted.timeIntervalSinceReferenceDate)")
             }
-            reloadNodes = scheduler.reloadNodes().map { "\($0.key) \($0.value)" }.sorted()
+            reloadNodes = scheduler.reloadNodes(in: book).map { "\($0.key) \($0.value)" }.sorted()
             kinds = Dictionary(
-                uniqueKeysWithValues: InstanceLifecycleTests.kinds.map { ($0, scheduler.instances(ofKind: $0).sorted()) })
+                uniqueKeysWithValues: InstanceLifecycleTests.kinds.map { ($0, scheduler.instances(ofKind: $0, in: book).sorted()) })
             pending = scheduler.pendingReloads(in: book)
             heldEntries = scheduler.heldEntries
             nextWake = state.nextWake

@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WidgetTestSupport
 @testable import WidgetIntegrationSupport
 
 extension Integration {
     /// A D-Bus caller is who the bus says it is, and meets the socket's access policy: real test
     /// users call through `gdbus` and `busctl` run as them.
     @Suite struct DBusAccess {
-        @Test(.enabled(
-            if: PrivateBus.unavailable == nil && AuthUsers.unavailable == nil, "\(PrivateBus.unavailable ?? AuthUsers.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable ?? AuthUsers.unavailable))
         func aRefusedCallerGetsTheSocketsErrorAndAHostIsLetIn() throws {
             let fixture = try DaemonFixture()
             let users = try AuthUsers.open(for: fixture)
@@ -41,8 +41,7 @@ extension Integration {
         /// On a bus with Debian's system policy and the policy file widgetd ships
         /// (dbus/system.d), widgetd (`--dbus system`, root here) owns the name, any user may call
         /// the interface, and what a caller may do is widgetd's decision, not the bus's.
-        @Test(.enabled(
-            if: PrivateBus.unavailable == nil && AuthUsers.unavailable == nil, "\(PrivateBus.unavailable ?? AuthUsers.unavailable ?? "")"))
+        @Test(.needs(PrivateBus.unavailable ?? AuthUsers.unavailable))
         func theShippedPolicyLetsAnyoneCallAndWidgetdDecide() throws {
             let fixture = try DaemonFixture()
             let users = try AuthUsers.open(for: fixture)

@@ -48,6 +48,40 @@ extension Integration {
             #expect(fixture.log().contains("provider failed; previous timeline kept"))
         }
 
+        /// A stopping daemon kills the providers running and starts none of the launches still
+        /// waiting for a place under `max-concurrent`: each would otherwise run to its end or
+        /// its time-out while the daemon waits.
+        @Test func launchesWaitingForAPlaceStartNothingOnceTheDaemonStops() throws {
+            let fixture = try DaemonFixture()
+            let started = fixture.directory + "/started"
+            try fixture.provider("stall", """
+                #!/bin/sh
+                cat > /dev/null
+                echo "$$" >> "\(started)"
+                exec sleep 120
+                """)
+            try fixture.descriptor("test.stall", exec: ["./stall"], timeout: 100)
+            let config = fixture.directory + "/widgetd.conf"
+            try "[providers]\nmax-concurrent = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try fixture.start(arguments: ["--config", config])
+            // On the virtual clock `add` waits for the instance's first load: each from a client
+            // of its own, so that one runs and three wait for its place.
+            var adds: [ChildProcess] = []
+            for index in 0..<4 {
+                adds.append(
+                    try fixture.launch(
+                        TestPaths.widgetctl, ["--socket", fixture.socketPath, "add", "test.stall", "--family", "systemSmall"],
+                        log: fixture.directory + "/add\(index).log"))
+            }
+            func lines() -> Int { ((try? String(contentsOfFile: started, encoding: .utf8)) ?? "").split(separator: "\n").count }
+            try Poll.until("four instances added and one provider started", within: 30) {
+                lines() == 1 && fixture.ctl("--json", "list").array.count == 4
+            }
+            #expect(fixture.stop() == 0)
+            for add in adds { add.waitUntilExit(within: 30) }
+            #expect(lines() == 1, "providers started after the stop: \(lines() - 1)")
+        }
+
         @Test func failingProviderKeepsPreviousTimelineAndRetriesUnderBudget() throws {
             let fixture = try DaemonFixture()
             try fixture.provider("fail", """
