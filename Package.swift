@@ -15,7 +15,9 @@ let package = Package(
         .executable(name: "widgetd", targets: ["widgetd"]),
         .executable(name: "widgetctl", targets: ["widgetctl"]),
         .library(name: "WidgetdClient", targets: ["WidgetdClient"]),
-        .executable(name: "widgetd-example-widgets", targets: ["ExampleWidgets"]),
+        .executable(name: "widgetd-example-widgets", targets: ["widgetd-example-widgets"]),
+        // The one executable the Debian package installs; the programs above are links to it.
+        .executable(name: "widgetd-programs", targets: ["widgetd-programs"]),
         .executable(name: "widgetd-web", targets: ["widgetd-web"]),
         // For Benchmarks/ (which measures the core and seeds large state databases directly) and
         // Fuzz/ (which feeds the parsers hostile bytes).
@@ -67,11 +69,11 @@ let package = Package(
             name: "CSystemd",
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
-        // libmosquitto: the MQTT client of remote updates (`[remote]` in widgetd.conf).
-        .systemLibrary(
-            name: "CMosquitto",
-            pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]),
+        // libmosquitto: the MQTT client of remote updates (`[remote]` in widgetd.conf), opened
+        // on first use rather than linked, so programs that never talk MQTT do not load it.
+        .target(name: "CMosquitto"),
+        // Lets go of the code start-up ran, once a long-running program is up: widgetd, widgetd-web.
+        .target(name: "ResidentText", swiftSettings: strict),
         // The Swift runtime's global-executor hook, reached by the linker rather than `dlsym`
         // (which finds nothing in a program with the runtime linked in).
         .target(name: "CExecutorHook"),
@@ -97,7 +99,7 @@ let package = Package(
             name: "WidgetDaemon",
             dependencies: [
                 "WidgetCore", "WidgetProtocol", "WidgetStore", "WidgetDescriptorFiles", "CSystemd", "CMosquitto", "LoopExecutor",
-                "ProcessSignals", "CLaunchScope",
+                "ProcessSignals", "CLaunchScope", "ResidentText",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +131,7 @@ let package = Package(
             name: "WidgetWeb",
             dependencies: [
                 "WidgetdClient", "WidgetProtocol", "WidgetCore", "WidgetDisplay", "WidgetPictures", "LoopExecutor",
-                "ProcessSignals",
+                "ProcessSignals", "ResidentText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The server below the router: a gate in front of HTTP on every connection.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -146,9 +148,18 @@ let package = Package(
             name: "widgetd-web", dependencies: ["WidgetWeb", "LoopExecutor", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict),
         .executableTarget(name: "widgetctl", dependencies: ["WidgetCtlCommands"], swiftSettings: strict),
-        // One provider bundle serving three example kinds (etc/widgetd/widgets.d).
+        // One provider bundle serving the example kinds (etc/widgetd/widgets.d), and its shim.
+        .target(
+            name: "ExampleWidgetBundle", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],
+            swiftSettings: strict),
+        .executableTarget(name: "widgetd-example-widgets", dependencies: ["ExampleWidgetBundle"], swiftSettings: strict),
+        // Every installed program in one executable, chosen by the name it is started under.
         .executableTarget(
-            name: "ExampleWidgets", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],
+            name: "widgetd-programs",
+            dependencies: [
+                "WidgetDaemon", "WidgetWeb", "WidgetCtlCommands", "ExampleWidgetBundle", "LoopExecutor",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "WidgetProviderKitTests", dependencies: [.product(name: "WidgetProviderKit", package: "widgetd-sdk")],

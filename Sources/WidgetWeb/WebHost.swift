@@ -2,8 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import LoopExecutor
 import NIOCore
 import ProcessSignals
+import ResidentText
 import ServiceLifecycle
 
 /// The web host assembled: the routes, the subscription that feeds every browser, and the
@@ -55,6 +57,10 @@ public struct WebHost: Sendable {
                     router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration, logger: logger,
                     onServerRunning: { channel in
                         Self.announce(listener, channel: channel, socket: socket, connections: fit.connections, unixGroup: unixGroup)
+                        // Serving, and the first subscription under way: a moment later start-up's
+                        // code is done with (once per listener; a second time is cheap).
+                        // A timer of the loop: Task.sleep's delays go to libdispatch's pool.
+                        LoopExecutor.loop.scheduleTask(in: .seconds(StartupText.settlingSeconds)) { StartupText.release() }
                     }))
         }
         // A thread of its own reads them: swift-service-lifecycle's

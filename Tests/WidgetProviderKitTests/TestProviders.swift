@@ -1,8 +1,8 @@
 import Foundation
 import WidgetProviderKit
 
-/// Providers and bundles defined here because ExampleWidgets is an executable and cannot be
-/// imported.
+/// Providers and bundles of the tests' own: each exercises one part of the kit, where the
+/// examples (ExampleWidgetBundle) show whole widgets.
 struct CounterEntry: TimelineEntry {
     let date: Date
     let relevance: TimelineEntryRelevance?

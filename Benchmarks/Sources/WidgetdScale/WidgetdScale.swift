@@ -10,7 +10,7 @@ struct WidgetdScale: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widgetd-scale",
         abstract: "widgetd at scale: seeding, restart time, memory per instance, a simulated day, core figures.",
-        subcommands: [Seed.self, Restart.self, Memory.self, Day.self, Soak.self, Core.self, All.self])
+        subcommands: [Seed.self, Restart.self, Memory.self, Footprint.self, Day.self, Soak.self, Core.self, All.self])
 }
 
 /// Options every subcommand takes.

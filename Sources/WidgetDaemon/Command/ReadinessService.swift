@@ -2,6 +2,8 @@ import CSystemd
 import Foundation
 import LoopExecutor
 import Logging
+import NIOCore
+import ResidentText
 import ServiceLifecycle
 import WidgetCore
 import WidgetDescriptorFiles
@@ -17,6 +19,10 @@ struct ReadinessService: Service {
     func run() async throws {
         notifier.ready(status: await engine.statusLine())
         logger.info("widgetd ready")
+        // Start-up's last work (the first scheduling pass, status, watches) ends within a moment
+        // of READY=1; then its code is done with, and an idle daemon keeps mapped only what it
+        // runs again. A timer of the loop: Task.sleep's delays go to libdispatch's pool.
+        LoopExecutor.loop.scheduleTask(in: .seconds(StartupText.settlingSeconds)) { StartupText.release() }
         try? await gracefulShutdown()
         // STOPPING=1 carries the last status; no paced STATUS= may follow it.
         engine.statusReporter.close()

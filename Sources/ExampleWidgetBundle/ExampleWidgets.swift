@@ -1,10 +1,12 @@
 import WidgetProviderKit
 
 /// One provider executable, `widgetd-example-widgets`, serving five kinds: the descriptors in
-/// etc/widgetd/widgets.d all name it, as a WidgetKit extension's `WidgetBundle` does.
-@main
-struct ExampleWidgets: WidgetProviderBundle {
-    var body: [any WidgetConfiguration] {
+/// etc/widgetd/widgets.d all name it, as a WidgetKit extension's `WidgetBundle` does. A library
+/// rather than the executable itself, so the package's one program can link it too.
+public struct ExampleWidgets: WidgetProviderBundle {
+    public init() {}
+
+    public var body: [any WidgetConfiguration] {
         IntentConfiguration(
             kind: "com.example.random-number", intent: RandomNumberIntent.self, provider: RandomNumberProvider())
         IntentConfiguration(
