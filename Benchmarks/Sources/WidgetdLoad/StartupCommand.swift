@@ -80,7 +80,7 @@ struct StartupCommand: ParsableCommand {
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir + "/widgets", withIntermediateDirectories: true)
         let notifyPath = dir + "/notify.sock"
-        let notify = try datagramSocket(bound: notifyPath)
+        let notify = try DatagramSocket.bound(to: notifyPath)
         defer { close(notify) }
         var environment = ProcessInfo.processInfo.environment
         for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID", "INVOCATION_ID", "JOURNAL_STREAM"] {
@@ -161,32 +161,5 @@ struct StartupCommand: ParsableCommand {
             if monotonicSeconds() > deadline { throw LoadError("redis-server did not answer PING within 60 s") }
             usleep(100)
         }
-    }
-
-    /// A bound `SOCK_DGRAM` unix socket, as systemd's notify socket.
-    static func datagramSocket(bound path: String) throws -> CInt {
-        unlink(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw LoadError("notify socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw LoadError("notify socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw LoadError("cannot bind notify socket \(path): \(reason)")
-        }
-        return fd
     }
 }

@@ -111,28 +111,7 @@ final class NotifySocket {
 
     init(path: String) throws {
         self.path = path
-        unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw ScaleError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw ScaleError("notify socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ScaleError("cannot bind \(path): \(reason)")
-        }
+        fd = try DatagramSocket.bound(to: path)
     }
 
     deinit {
