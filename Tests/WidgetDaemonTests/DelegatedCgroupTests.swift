@@ -27,11 +27,13 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
+    /// The launch's group and its end, as the runner uses them, without the runner's sweep:
+    /// in a test process the sweep would take other tests' children for a launch's orphans.
     @Test func aSetsidGrandchildEndsWithItsLaunchAndTheGroupIsRemoved() async throws {
         let service = try Self.makeService()
         defer { rmdir(service) }
         let cgroups = DelegatedCgroups(service: service, plan: LaunchCgroupPlan(controllers: []), logger: Logger(label: "test"))
-        let runner = ExecProviderRunner(maxConcurrent: 1, scopes: nil, cgroups: cgroups)
+        let group = try #require(cgroups.makeGroup(memoryMax: 0, cpuQuota: 0), "no launch group made under \(service)")
         // Answers with the pid of a process it leaves in a session of its own, and the group
         // it ran in itself.
         let script = """
@@ -40,20 +42,35 @@ import Testing
             echo $!
             sed -n 's/^0:://p' /proc/self/cgroup
             """
-        let answer = try await runner.run(ProviderInvocation(
-            exec: ["/bin/sh", "-c", script], verb: "timeline", request: Data(), timeout: 10, maxAnswerBytes: 4096, owner: nil))
+        let child = try SpawnedChild.spawn(argv: ["/bin/sh", "-c", script], cgroup: group.procs)
+        let exchange = child.exchange(input: Data(), maxOutput: 4096, deadline: .now + .seconds(10))
+        _ = child.wait(until: nil)
+        guard case .finished(let answer, _) = exchange else {
+            group.end()
+            cgroups.remove(group, until: .now + .seconds(2))
+            Issue.record("the provider gave no answer: \(exchange)")
+            return
+        }
         let lines = String(decoding: answer, as: UTF8.self).split(separator: "\n").map(String.init)
-        try #require(lines.count == 2, "the provider answered \(lines)")
-        let left = try #require(pid_t(lines[0]), "no pid in the provider's answer \(lines)")
-        #expect(lines[1].hasSuffix("/" + service.split(separator: "/").last! + "/launch-1"),
-                "the provider ran in \(lines[1]), not in its launch's group under \(service)")
-        // Killed at the launch's end; its parent is init (not a subreaper here), which reaps it.
+        let left = lines.first.flatMap { pid_t($0) }
+        // What /proc/self/cgroup shows: the path inside the hierarchy, ending with both names.
+        let serviceName = service.split(separator: "/").last.map(String.init) ?? ""
+        let groupName = group.path.split(separator: "/").last.map(String.init) ?? ""
+        let ranIn = lines.dropFirst().first ?? "?"
+        #expect(lines.count == 2 && ranIn.hasSuffix("/\(serviceName)/\(groupName)"), "the provider ran in \(ranIn), not in its launch's group \(group.path)")
+        #expect(left.map(Self.alive) == true, "the setsid grandchild did not outlive its parent: \(lines)")
+
+        // The launch's end: the group killed, then removed.
+        group.end()
+        cgroups.remove(group, until: .now + .seconds(2))
+        let pid = try #require(left, "no pid in the provider's answer \(lines)")
+        // Its parent is init (not a subreaper here), which reaps it.
         let deadline = ContinuousClock.now + .seconds(10)
-        while Self.alive(left) {
-            try #require(ContinuousClock.now < deadline, "the setsid grandchild \(left) still runs 10 s after its launch ended")
+        while Self.alive(pid) {
+            try #require(ContinuousClock.now < deadline, "the setsid grandchild \(pid) still runs 10 s after its launch ended")
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(access(service + "/launch-1", F_OK) != 0, "the launch's group \(service)/launch-1 was not removed")
+        #expect(access(group.path, F_OK) != 0, "the launch's group \(group.path) was not removed")
     }
 
     @Test func aProviderThatCannotStartLeavesNoGroup() async throws {
