@@ -38,8 +38,8 @@ final class DelegatedCgroups: Sendable {
     /// otherwise (no delegation, a read-only cgroup file system, no unified hierarchy).
     static func claim(logger: Logger) -> DelegatedCgroups? {
         guard ProcessInfo.processInfo.environment["SYSTEMD_EXEC_PID"] == String(getpid()),
-              let cgroupFile = LaunchCgroup.read("/proc/self/cgroup"),
-              let mountInfo = LaunchCgroup.read("/proc/self/mountinfo"),
+              let cgroupFile = KernelFile.read("/proc/self/cgroup"),
+              let mountInfo = KernelFile.read("/proc/self/mountinfo"),
               let found = UnifiedCgroup.directory(cgroupFile: cgroupFile, mountInfo: mountInfo)
         else { return nil }
         // The group widgetd is in: the service's own, or its leaf after a start that got this
@@ -57,10 +57,10 @@ final class DelegatedCgroups: Sendable {
         }
         removeLeftovers(in: service)
         // One by one: a write naming a controller the kernel refuses fails as a whole.
-        for controller in LaunchCgroupPlan.enabling(available: LaunchCgroup.read(service + "/cgroup.controllers") ?? "") {
+        for controller in LaunchCgroupPlan.enabling(available: KernelFile.read(service + "/cgroup.controllers") ?? "") {
             _ = LaunchCgroup.write("+" + controller, to: service + "/cgroup.subtree_control")
         }
-        let enabled = Set((LaunchCgroup.read(service + "/cgroup.subtree_control") ?? "")
+        let enabled = Set((KernelFile.read(service + "/cgroup.subtree_control") ?? "")
             .split(whereSeparator: \.isWhitespace).map(String.init))
         let plan = LaunchCgroupPlan(controllers: enabled)
         if plan.unenforced.isEmpty {

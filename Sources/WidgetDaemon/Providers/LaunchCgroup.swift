@@ -41,7 +41,7 @@ final class LaunchCgroup: LaunchBoundary, Sendable {
 
     /// The processes in the group now.
     var members: [pid_t] {
-        guard let text = Self.read(path + "/cgroup.procs") else { return [] }
+        guard let text = KernelFile.read(path + "/cgroup.procs") else { return [] }
         return text.split(separator: "\n").compactMap { pid_t($0) }
     }
 
@@ -55,17 +55,7 @@ final class LaunchCgroup: LaunchBoundary, Sendable {
         }
     }
 
-    var oomKilled: Bool? {
-        guard events >= 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = pread(events, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            if fields.count == 2, fields[0] == "oom_kill" { return (Int(fields[1]) ?? 0) > 0 }
-        }
-        return nil
-    }
+    var oomKilled: Bool? { KernelFile.oomKilled(events: events) }
 
     /// Writes `value` to the cgroup file `file` in one write, as the kernel takes them.
     static func write(_ value: String, to file: String) -> Bool {
@@ -74,21 +64,5 @@ final class LaunchCgroup: LaunchBoundary, Sendable {
         defer { close(fd) }
         let bytes = Array(value.utf8)
         return Glibc.write(fd, bytes, bytes.count) == bytes.count
-    }
-
-    /// A cgroup file's text (they are small, and report a size of 0, so read until the end).
-    static func read(_ file: String) -> String? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var text: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            text += buffer[0..<count]
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -30,17 +30,7 @@ final class LaunchScope: LaunchBoundary {
 
     /// Whether the kernel killed a process of the scope for going past `MemoryMax=` (nil: not
     /// known, the group is gone already).
-    var oomKilled: Bool? {
-        guard events >= 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = pread(events, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            if fields.count == 2, fields[0] == "oom_kill" { return (Int(fields[1]) ?? 0) > 0 }
-        }
-        return nil
-    }
+    var oomKilled: Bool? { KernelFile.oomKilled(events: events) }
 
     /// The file that counts OOM kills in the memory group `pid` is in now: the v1 memory
     /// controller's where it has one (a hybrid or legacy hierarchy), v2's otherwise. Both

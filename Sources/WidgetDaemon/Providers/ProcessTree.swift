@@ -75,7 +75,7 @@ extension ProcessTree {
         while let entry = readdir(tasks) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             guard let tid = Int32(name) else { continue }
-            guard let text = readSmall("/proc/\(pid)/task/\(tid)/children") else { continue }
+            guard let text = KernelFile.read("/proc/\(pid)/task/\(tid)/children") else { continue }
             result += text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
         return result
@@ -83,7 +83,7 @@ extension ProcessTree {
 
     /// A process's parent, start time and state from /proc/PID/stat, or nil once it is gone.
     static func stat(_ pid: pid_t) -> TreeProcess? {
-        guard let text = readSmall("/proc/\(pid)/stat") else { return nil }
+        guard let text = KernelFile.read("/proc/\(pid)/stat") else { return nil }
         return parseStat(pid: pid, text)
     }
 
@@ -95,20 +95,5 @@ extension ProcessTree {
         // fields[0] is field 3 (state), fields[1] field 4 (ppid), fields[19] field 22 (starttime).
         guard fields.count > 19, let parent = pid_t(fields[1]), let start = UInt64(fields[19]) else { return nil }
         return TreeProcess(pid: pid, parent: parent, start: start, zombie: fields[0] == "Z" || fields[0] == "X")
-    }
-
-    private static func readSmall(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var text = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            text += buffer[0..<count]
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }
