@@ -41,7 +41,11 @@ public struct WebHost: Sendable {
         var logger = Logger(label: "widgetd-web")
         logger.logLevel = .warning
         let socket = socketPath ?? "the socket widgetctl would use"
-        var servers: [any Service] = [subscription, reporter]
+        // Each named: without a name the group describes a service by reflecting over all it
+        // holds, which looks up conformances across the whole program at start.
+        var servers: [(service: any Service, name: String)] = [
+            (subscription, "DaemonSubscription"), (reporter, "VisibilityReporter"),
+        ]
         for listener in listeners {
             let limit = ConnectionLimit(maximum: fit.connections, listener: listener.description)
             let address: BindAddress
@@ -52,7 +56,7 @@ public struct WebHost: Sendable {
             let configuration = ServerConfiguration(
                 address: address, serverName: "widgetd-web",
                 availableConnectionsDelegate: MaximumAvailableConnections(fit.connections + ConnectionLimit.refusalSlots, logger: logger))
-            servers.append(
+            servers.append((
                 try WebServer.make(
                     router: router, server: .gated(limit, idleTimeout: idleTimeout), configuration: configuration, logger: logger,
                     onServerRunning: { channel in
@@ -61,7 +65,8 @@ public struct WebHost: Sendable {
                         // code is done with (once per listener; a second time is cheap).
                         // A timer of the loop: Task.sleep's delays go to libdispatch's pool.
                         LoopExecutor.loop.scheduleTask(in: .seconds(StartupText.settlingSeconds)) { StartupText.release() }
-                    }))
+                    }),
+                "WebServer \(listener.description)"))
         }
         // A thread of its own reads them: swift-service-lifecycle's
         // DispatchSource would start libdispatch's pool, which wakes the host every second. A
@@ -70,7 +75,8 @@ public struct WebHost: Sendable {
         try SignalThread.start(name: "widgetd-web-sig", routes: [SIGTERM: stopInput, SIGINT: stopInput, SIGHUP: stopInput])
         let group = ServiceGroup(
             configuration: .init(
-                services: [ShutdownSignalService(signals: stops).configuration] + servers.map { .init(service: $0) }, logger: logger))
+                services: [ShutdownSignalService(signals: stops).configuration]
+                    + servers.map { .init(service: $0.service, serviceName: $0.name) }, logger: logger))
         try await group.run()
     }
 
