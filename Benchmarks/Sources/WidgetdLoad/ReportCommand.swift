@@ -58,7 +58,10 @@ struct ReportCommand: ParsableCommand {
         text += "Ratios are widgetd / reference; a target such as `≥ 1.0×` or `≤ 1.5×` applies to the ratio.\n\n"
 
         text += "## Targets\n\n"
-        text += TargetRows.markdown(latest, measured: programs.label)
+        let failed = failureLines()
+        text += TargetRows.markdown(
+            latest, failures: Dictionary(failed.map { (String($0.prefix { $0 != ":" }), $0) }, uniquingKeysWith: { first, _ in first }),
+            measured: programs.label)
         if let requests = RequestTargetsTable.markdown(latest) {
             text += requests
         }
@@ -70,13 +73,9 @@ struct ReportCommand: ParsableCommand {
             text += "\n"
         }
         if rows.isEmpty { text += "(no figures)\n\n" }
-
-        if let failures, let lines = try? String(contentsOfFile: failures, encoding: .utf8),
-           lines.contains(where: { !$0.isWhitespace }) {
+        if !failed.isEmpty {
             text += "## Not measured\n\n"
-            for line in lines.split(separator: "\n") where line.contains(where: { !$0.isWhitespace }) {
-                text += "- \(line)\n"
-            }
+            for line in failed { text += "- \(line)\n" }
         }
 
         text += (text.hasSuffix("\n\n") ? "" : "\n") + "## Notes\n\n"
@@ -101,6 +100,12 @@ struct ReportCommand: ParsableCommand {
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try text.write(toFile: output, atomically: true, encoding: .utf8)
         print("wrote \(output): \(rows.count) figures")
+    }
+
+    /// The lines of `--failures` ("step: reason"), blank ones left out.
+    private func failureLines() -> [String] {
+        guard let failures, let text = try? String(contentsOfFile: failures, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init).filter { $0.contains(where: { !$0.isWhitespace }) }
     }
 
     /// The head of every figures table of the report.

@@ -9,6 +9,13 @@ enum TargetRows {
         var id: String
         var title: String
         var target: String
+
+        /// The `scripts/bench` step that measures it: its ids start with the step's name, but
+        /// for the `widgetd-scale` steps' `scale.` ones.
+        var step: String {
+            let first = id.prefix { $0 != "." }
+            return first == "scale" ? String(id.dropFirst(6).prefix { $0 != "." }) : String(first)
+        }
     }
 
     static let rows: [Row] = [
@@ -33,14 +40,16 @@ enum TargetRows {
     static var ids: Set<String> { Set(rows.map(\.id)) }
 
     /// The table: a measured row as in every table of the report, a row not measured with its
-    /// target and "not measured".
-    static func markdown(_ figures: [String: Figure], measured: (Figure) -> String) -> String {
+    /// target, "not measured" and why (its step's line of `failures`, by step name, or that the
+    /// step did not run).
+    static func markdown(_ figures: [String: Figure], failures: [String: String], measured: (Figure) -> String) -> String {
         var text = ReportCommand.tableHeader
         for row in rows {
             if let figure = figures[row.id] {
                 text += ReportCommand.row(figure, measured: measured(figure))
             } else {
-                let cells = [row.title, "—", "—", "—", row.target, "not measured", "—"]
+                let why = failures[row.step] ?? "step \(row.step) not run"
+                let cells = [row.title, "—", "—", "—", row.target, "not measured", why]
                 text += "| " + cells.map(ReportCommand.cell).joined(separator: " | ") + " |\n"
             }
         }
