@@ -16,6 +16,9 @@ import Glibc
 /// - `target` is written like `"≥ 1.0×"` or `"≤ 1.5×"` (on the ratio), or like `"≤ 64 MiB"`
 ///   (on the widgetd value, in the figure's unit); anything else (`"report only"`) is not checked;
 /// - `met` is null for report-only figures;
+/// - `program`, when known, is what was measured: the path of the program run (in a run of
+///   `scripts/bench`, under the folder the Debian package was extracted to), or a sentence saying
+///   why no program ran (an in-process figure);
 /// - `pairs`, only in figures measured as alternating pairs of runs (see `Figure+Pairs.swift`),
 ///   holds each pair's two values and ratio; `widgetd` and `reference` are then the medians of
 ///   the raw values and `ratio` the median of the pairs' ratios.
@@ -30,6 +33,7 @@ public struct Figure: Codable, Sendable, Equatable {
     public var met: Bool?
     public var notes: String
     public var pairs: [Pair]?
+    public var program: String?
 
     /// One pair of runs, widgetd's and the reference's, measured one after the other.
     public struct Pair: Codable, Sendable, Equatable {
@@ -76,6 +80,13 @@ public struct Figure: Codable, Sendable, Equatable {
         self.met = met
         self.notes = notes
         self.pairs = pairs
+    }
+
+    /// The same figure, saying what it measured (see `program`).
+    public func measuring(_ program: String) -> Figure {
+        var figure = self
+        figure.program = program
+        return figure
     }
 
     /// Computes `ratio` (widgetd / reference) and `met` (from `target`). Use the target
@@ -151,7 +162,7 @@ public struct Figure: Codable, Sendable, Equatable {
     // MARK: JSON lines
 
     private enum CodingKeys: String, CodingKey {
-        case id, figure, widgetd, reference, unit, ratio, target, met, notes, pairs
+        case id, figure, widgetd, reference, unit, ratio, target, met, notes, pairs, program
     }
 
     /// Writes every key, `null` included, in the documented order; a value that is not finite
@@ -168,6 +179,7 @@ public struct Figure: Codable, Sendable, Equatable {
         if let met { try container.encode(met, forKey: .met) } else { try container.encodeNil(forKey: .met) }
         try container.encode(notes, forKey: .notes)
         try container.encodeIfPresent(pairs, forKey: .pairs)
+        try container.encodeIfPresent(program, forKey: .program)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -182,6 +194,7 @@ public struct Figure: Codable, Sendable, Equatable {
         met = try container.decodeIfPresent(Bool.self, forKey: .met)
         notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
         pairs = try container.decodeIfPresent([Pair].self, forKey: .pairs)
+        program = try container.decodeIfPresent(String.self, forKey: .program)
     }
 
     /// The figure as one JSON line, without the newline, with the keys in the documented order
@@ -205,6 +218,7 @@ public struct Figure: Codable, Sendable, Equatable {
             }
             fields.append(("pairs", "[" + items.joined(separator: ", ") + "]"))
         }
+        if let program { fields.append(("program", try text(program))) }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 

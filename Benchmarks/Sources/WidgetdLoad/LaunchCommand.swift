@@ -172,7 +172,7 @@ struct LaunchCommand: ParsableCommand {
             id: "launch.batch", figure: "provider launch overhead per merged batch (wall time, median)",
             widgetd: daemonStats.median / 1e6, reference: referenceStats.median / 1e6, unit: "ms", target: "≤ 1.5×",
             notes: notes
-        ).record(to: common.figures)
+        ).measuring(binary).record(to: common.figures)
         succeeded = true
     }
 

@@ -159,7 +159,7 @@ struct RPCCommand: ParsableCommand {
                     progress("  cross-check failed: \(error)")
                 }
             }
-            try RPCFigures(workload: workload, setting: setting, checks: checks, results: results)
+            try RPCFigures(workload: workload, setting: setting, checks: checks, results: results, program: binary)
                 .record(to: common.figures)
         }
 

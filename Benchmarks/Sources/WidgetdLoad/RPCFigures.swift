@@ -29,6 +29,8 @@ struct RPCFigures {
     var setting: Setting
     var checks: Checks
     var results: [PairedRuns.Pair]
+    /// The widgetd binary the runs measured.
+    var program: String
 
     func record(to path: String) throws {
         let runs = results.compactMap { pair in pair.redis.map { (widgetd: pair.widgetd, redis: $0) } }
@@ -40,15 +42,15 @@ struct RPCFigures {
         try Figure(
             id: id + ".cpu", figure: "\(workload.title): server CPU per request", pairs: pairs(\.cpuPerRequest),
             unit: "µs/request", target: "≤ 1.5×", notes: cpuNotes(runs)
-        ).record(to: path)
+        ).measuring(program).record(to: path)
         try Figure(
             id: id + ".throughput", figure: "\(workload.title): throughput, \(setting.connections) connections",
             pairs: pairs(\.throughput), unit: "requests/s", target: "≥ 1.0×", notes: throughputNotes(runs)
-        ).record(to: path)
+        ).measuring(program).record(to: path)
         try Figure(
             id: id + ".p99", figure: "\(workload.title): p99 latency, \(setting.connections) connections",
             pairs: pairs(\.p99), unit: "ms", target: "≤ 1.5×", notes: p99Notes(runs)
-        ).record(to: path)
+        ).measuring(program).record(to: path)
     }
 
     private typealias Runs = [(widgetd: MeasuredRun, redis: MeasuredRun)]

@@ -138,7 +138,7 @@ struct WakeupsCommand: ParsableCommand {
             id: "wakeups.idle",
             figure: "wake-ups in \(fixed(idleSeconds, 0)) s with nothing due (context switches of every daemon thread)",
             widgetd: Double(counted.wakeups), unit: "wake-ups", target: "≤ 0 wake-ups", notes: notes
-        ).record(to: common.figures)
+        ).measuring(binary).record(to: common.figures)
     }
 
     // MARK: instances
@@ -203,7 +203,7 @@ struct WakeupsCommand: ParsableCommand {
             id: "wakeups.instances",
             figure: "wake-ups per hour with \(grouped(instances)) instances, entry changes spread over the day (against distinct deadlines + 1)",
             widgetd: measured, reference: Double(bound) * perHour, unit: "wake-ups/h", target: "≤ 1.0×", notes: notes
-        ).record(to: common.figures)
+        ).measuring(binary).record(to: common.figures)
     }
 
     /// Adds the plan's instances and pushes their timelines over `connections` connections at

@@ -15,6 +15,9 @@ struct Footprint: AsyncParsableCommand {
     @Option(help: "The package to measure (scripts/package writes it to dist/).")
     var deb: String
 
+    @Option(help: "The package already extracted here (dpkg-deb -x), as scripts/bench does once for every step; default: extracted into the work dir.")
+    var root: String?
+
     @Option(help: "Instances held for the memory-with-instances figure.")
     var instances: Int = 10_000
 
@@ -22,9 +25,14 @@ struct Footprint: AsyncParsableCommand {
         let work = try common.prepareWorkDirectory()
         let package = absolute(deb)
         guard FileManager.default.fileExists(atPath: package) else { throw ValidationError("no package at \(package): run scripts/package") }
-        let root = work + "/footprint-root"
-        try? FileManager.default.removeItem(atPath: root)
-        _ = try ChildProcess.output("/usr/bin/dpkg-deb", ["-x", package, root], scratch: work + "/dpkg-deb.out")
+        let root: String
+        if let given = self.root {
+            root = absolute(given)
+        } else {
+            root = work + "/footprint-root"
+            try? FileManager.default.removeItem(atPath: root)
+            _ = try ChildProcess.output("/usr/bin/dpkg-deb", ["-x", package, root], scratch: work + "/dpkg-deb.out")
+        }
         let field = try ChildProcess.output("/usr/bin/dpkg-deb", ["-f", package, "Installed-Size"], scratch: work + "/dpkg-deb.out")
         guard let installedKiB = Int(field.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ScaleError("\(package): no Installed-Size in its control file (got '\(field)')")
@@ -34,10 +42,10 @@ struct Footprint: AsyncParsableCommand {
         try common.emit(Figure(
             id: "footprint.installed", figure: "installed size of the package (dpkg-deb -I Installed-Size)",
             widgetd: Self.megabytes(installedKiB * 1024), unit: "MB", target: "≤ 60 MB",
-            notes: "Installed-Size \(installedKiB) KiB of \(name); MB = 10⁶ bytes"))
+            notes: "Installed-Size \(installedKiB) KiB of \(name); MB = 10⁶ bytes").measuring(package))
         try common.emit(Figure(
             id: "footprint.deb", figure: ".deb size", widgetd: Self.megabytes(debBytes), unit: "MB", target: "≤ 20 MB",
-            notes: "\(debBytes) B, \(name)"))
+            notes: "\(debBytes) B, \(name)").measuring(package))
 
         let widgetd = root + "/usr/bin/widgetd"
         let web = root + "/usr/bin/widgetd-web"
@@ -66,11 +74,11 @@ struct Footprint: AsyncParsableCommand {
         try common.emit(Figure(
             id: "footprint.widgetd.rest", figure: "widgetd VmRSS at rest, empty state, installed build",
             widgetd: Self.megabytes(daemonAtRest.rss), unit: "MB", target: "≤ 12 MB",
-            notes: "VmRSS \(daemonAtRest.rss) B once settled after READY=1 (\(daemonDetail.text)); MB = 10⁶ bytes"))
+            notes: "VmRSS \(daemonAtRest.rss) B once settled after READY=1 (\(daemonDetail.text)); MB = 10⁶ bytes").measuring(widgetd))
         try common.emit(Figure(
             id: "footprint.web.rest", figure: "widgetd-web VmRSS at rest, installed build",
             widgetd: Self.megabytes(hostAtRest.rss), unit: "MB", target: "≤ 15 MB",
-            notes: "VmRSS \(hostAtRest.rss) B once settled, connected to an idle widgetd, no browser (\(hostDetail.text)); MB = 10⁶ bytes"))
+            notes: "VmRSS \(hostAtRest.rss) B once settled, connected to an idle widgetd, no browser (\(hostDetail.text)); MB = 10⁶ bytes").measuring(web))
 
         // Holding instances: the state seeded as `memory` seeds it, at this size.
         let seed = try SeedOptions.parse(["--instances", String(instances)])
@@ -93,7 +101,7 @@ struct Footprint: AsyncParsableCommand {
             figure: "widgetd VmRSS at rest with \(grouped(info.instances)) instances, installed build (target 12 MB + 1 KiB per instance)",
             widgetd: Self.megabytes(held.rss), unit: "MB", target: "≤ \(fixed(bound)) MB",
             notes: "VmRSS \(held.rss) B once settled after READY=1 (\(heldDetail.text)); \(info.entries) entries × "
-                + "\(info.contentBytes) B of content per instance; MB = 10⁶ bytes"))
+                + "\(info.contentBytes) B of content per instance; MB = 10⁶ bytes").measuring(widgetd))
     }
 
     static func megabytes(_ bytes: Int) -> Double { Double(bytes) / 1_000_000 }
