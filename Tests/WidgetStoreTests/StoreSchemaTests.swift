@@ -46,6 +46,18 @@ import Testing
         #expect(applied == stepped.applied)
     }
 
+    @Test func theTextAloneMakesTheMigratedSchema() throws {
+        let directory = temporaryDirectory("wss")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pool = try DatabasePool(path: directory + "/made.sqlite")
+        defer { try? pool.close() }
+        #expect(try pool.writeWithoutTransaction { db in try StoreSchema.createIfEmpty(db) })
+        let (schema, applied) = try pool.read { db in (try Self.schema(db), try Self.applied(db)) }
+        let stepped = try Self.migratedStepByStep(in: directory)
+        #expect(schema == stepped.schema)
+        #expect(applied == stepped.applied)
+    }
+
     @Test func aDatabaseWithTablesIsLeftToTheMigrator() throws {
         let directory = temporaryDirectory("wss")
         defer { try? FileManager.default.removeItem(atPath: directory) }
