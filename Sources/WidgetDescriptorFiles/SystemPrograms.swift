@@ -22,7 +22,8 @@ public struct SystemPrograms: ProgramDirectory {
 
     public func problem(running program: String, owner: KindOwner?) -> String? {
         let rule = FileModeRule(daemonUID: daemonUID, owner: owner)
-        if program.contains("/") { return Self.problem(atPath: program) ?? FileTrust.problem(program, rule: rule) }
+        // By byte: Foundation's `contains` of a string goes through `NSString`, on every launch.
+        if program.utf8.contains(UInt8(ascii: "/")) { return Self.problem(atPath: program) ?? FileTrust.problem(program, rule: rule) }
         let directories = searchPath.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
         for directory in directories where Self.problem(atPath: directory + "/" + program) == nil {
             // The one posix_spawnp would run.

@@ -115,7 +115,10 @@ public final class SQLiteStateStore: StateStore {
             // without syncing the WAL (on a new file that was one sync per migration, most of
             // a first start's time). Nothing is acknowledged before this, the WAL keeps the
             // file consistent whatever a crash cuts, and the first synced commit after it
-            // carries the migrations' frames to the disk with its own.
+            // carries the migrations' frames to the disk with its own. A new database gets
+            // the whole schema in one transaction (`StoreSchema`); the migrator then has
+            // nothing left to run but what a later migration adds.
+            _ = try pool.writeWithoutTransaction { db in try StoreSchema.createIfEmpty(db) }
             try Self.migrator.migrate(pool)
             // NORMAL does not sync the WAL at commit: FULL on the writer, the only connection
             // that commits, so an answered change is on disk.

@@ -36,7 +36,15 @@ public final class ExecProviderRunner: ProviderRunning {
 
     public func run(_ invocation: ProviderInvocation) async throws(ProviderFailure) -> Data {
         let result: Result<Data, ProviderFailure> = await withCheckedContinuation { continuation in
-            threads.run { continuation.resume(returning: self.runBlocking(invocation)) }
+            threads.run {
+                let (result, sweep) = self.runBlocking(invocation)
+                continuation.resume(returning: result)
+                // After the answer is handed on: a reaped provider's answer does not depend on
+                // what it left behind, and reading the process tree was a part of every
+                // launch's time. The thread stays taken until the sweep ends, so
+                // `max-concurrent` still bounds the launches and their sweeps together.
+                sweep?()
+            }
         }
         return try result.get()
     }
@@ -56,11 +64,13 @@ public final class ExecProviderRunner: ProviderRunning {
         containment.killAll()
     }
 
-    private func runBlocking(_ invocation: ProviderInvocation) -> Result<Data, ProviderFailure> {
+    /// The launch's answer, and what is left to do once it is handed on: the end of a launch
+    /// whose provider was reaped.
+    private func runBlocking(_ invocation: ProviderInvocation) -> (Result<Data, ProviderFailure>, (() -> Void)?) {
         // Checked again right before it runs (it was when its descriptor was read): a program
         // made writable by others since then must not run as the daemon's user.
         if let problem = programs.problem(running: invocation.exec[0], owner: invocation.owner) {
-            return .failure(.spawnFailed(problem))
+            return (.failure(.spawnFailed(problem)), nil)
         }
         // The provider enters its group before its program runs, so all it starts is inside.
         let group = cgroups?.makeGroup(memoryMax: invocation.memoryMax, cpuQuota: invocation.cpuQuota)
@@ -73,7 +83,7 @@ public final class ExecProviderRunner: ProviderRunning {
                 cgroup: group?.procs ?? -1)
         } catch {
             if let group { cgroups?.remove(group, until: ContinuousClock.now + Self.sweepGrace) }
-            return .failure(error)
+            return (.failure(error), nil)
         }
         // A scope takes the provider right after its start: what it starts from then on is
         // in its scope; anything started before is still swept below.
@@ -113,8 +123,15 @@ public final class ExecProviderRunner: ProviderRunning {
                         .explained(memoryMax: invocation.memoryMax, cpuMax: invocation.cpuMax))
             }
         }
-        end(child, start: start, reaped: reaped, boundary: boundary)
-        return result
+        guard reaped else {
+            // Still running (timed out, answer too large): killed and reaped before its failure
+            // is told, so no launch of the same instance starts beside it.
+            end(child, start: start, reaped: false, boundary: boundary)
+            return (result, nil)
+        }
+        // It no longer runs (`providersRunning` in the status says so with its answer).
+        containment.finish(child.pid, start: start)
+        return (result, { self.end(child, start: start, reaped: true, boundary: boundary) })
     }
 
     /// Ends the launch. A provider still running is killed after its descendants, while it

@@ -50,7 +50,7 @@ struct SpawnedChild {
         var pid: pid_t = 0
         let fds: [CInt] = [input[0], output[1], errors[1]]
         let result = widgetd_spawn_limited(
-            &pid, argv[0], argv[0].contains("/") ? 0 : 1, &cArguments, fds,
+            &pid, argv[0], argv[0].utf8.contains(UInt8(ascii: "/")) ? 0 : 1, &cArguments, fds,
             UInt64(limits.memoryMax), UInt64(limits.cpuSeconds), cgroup)
         close(input[0])
         close(output[1])
