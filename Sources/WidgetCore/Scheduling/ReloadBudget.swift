@@ -38,10 +38,10 @@ public struct ReloadBudget: Sendable, Equatable {
     /// since the last one, and once enough old reloads have left the 24-hour window.
     public func nextAllowed(_ history: BudgetHistory, limit: Int? = nil) -> Date? {
         let limit = limit ?? self.limit
-        guard let last = history.dates.last else { return nil }
+        guard let last = history.last else { return nil }
         var earliest = last.addingTimeInterval(spacing)
-        if limit > 0, history.dates.count >= limit {
-            let mustExpire = history.dates[history.dates.count - limit]
+        if limit > 0, history.count >= limit {
+            let mustExpire = history[history.count - limit]
             earliest = max(earliest, mustExpire.addingTimeInterval(Self.window))
         }
         return earliest
@@ -86,32 +86,6 @@ public struct ReloadBudget: Sendable, Equatable {
     /// Budgeted reloads in the 24 hours before `now`.
     public func used(_ history: BudgetHistory, now: Date) -> Int {
         let start = now.addingTimeInterval(-Self.window)
-        return history.dates.count { $0 > start && $0 <= now }
-    }
-}
-
-/// One instance's budgeted reloads, oldest first, trimmed to the 24-hour window as reloads
-/// are recorded. Empty for most instances most of the time, which costs no allocation.
-public struct BudgetHistory: Sendable, Hashable {
-    public private(set) var dates: [Date]
-
-    public init(_ dates: [Date] = []) {
-        self.dates = dates.sorted()
-    }
-
-    public var last: Date? { dates.last }
-
-    public mutating func record(_ date: Date) {
-        dates.append(date)
-        let expired = date.addingTimeInterval(-ReloadBudget.window)
-        if let first = dates.first, first <= expired {
-            dates.removeAll { $0 <= expired }
-        }
-    }
-
-    /// Reloads recorded after `now` (the wall clock went back) count as made at `now`.
-    public mutating func clamp(notAfter now: Date) {
-        guard let last = dates.last, last > now else { return }
-        for index in dates.indices where dates[index] > now { dates[index] = now }
+        return history.count { $0 > start && $0 <= now }
     }
 }
