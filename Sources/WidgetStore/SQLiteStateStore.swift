@@ -15,7 +15,7 @@ public final class SQLiteStateStore: StateStore {
     public let path: String
     /// The writer and its readers, once opened for writing.
     private let opened = PoolBox()
-    private let commits: GroupCommit<[(String, StatementArguments)]>
+    private let commits: GroupCommit<[StoreStatement]>
     /// What the read-only look at start-up read, until the first `load()` takes it.
     private let preloaded: Mutex<PersistedState?>
     /// Log rows that did not decode: those seen, and those not yet handed to `takeSkippedRows`.
@@ -245,7 +245,7 @@ public final class SQLiteStateStore: StateStore {
     /// as its savepoint would. Errors name their cause (a full disk, a read-only file system,
     /// an I/O error).
     static func write(
-        _ group: [[(String, StatementArguments)]], to pool: DatabasePool, path: String
+        _ group: [[StoreStatement]], to pool: DatabasePool, path: String
     ) throws -> [Result<Void, any Error>] {
         var outcomes: [Result<Void, any Error>] = []
         outcomes.reserveCapacity(group.count)
@@ -270,14 +270,12 @@ public final class SQLiteStateStore: StateStore {
 
     /// One call in a transaction of its own: all of it commits, or none of it.
     private static func writeAlone(
-        _ statements: [(String, StatementArguments)], to pool: DatabasePool, path: String
+        _ statements: [StoreStatement], to pool: DatabasePool, path: String
     ) -> Result<Void, any Error> {
         pool.writeWithoutTransaction { db in
             do {
                 try db.inTransaction(.immediate) {
-                    for (sql, arguments) in statements {
-                        try db.cachedStatement(sql: sql).execute(arguments: arguments)
-                    }
+                    try StoreStatement.run(statements, in: db)
                     return .commit
                 }
                 return .success(())
@@ -292,7 +290,7 @@ public final class SQLiteStateStore: StateStore {
     /// Calls that share one transaction, each inside its own savepoint. Throws when the
     /// transaction as a whole could not commit.
     private static func writeTogether(
-        _ group: ArraySlice<[(String, StatementArguments)]>, to pool: DatabasePool, path: String
+        _ group: ArraySlice<[StoreStatement]>, to pool: DatabasePool, path: String
     ) throws -> [Result<Void, any Error>] {
         try pool.writeWithoutTransaction { db in
             var outcomes: [Result<Void, any Error>] = []
@@ -304,9 +302,7 @@ public final class SQLiteStateStore: StateStore {
                         // as much as the change's own inserts.
                         try db.cachedStatement(sql: "SAVEPOINT change").execute()
                         do {
-                            for (sql, arguments) in statements {
-                                try db.cachedStatement(sql: sql).execute(arguments: arguments)
-                            }
+                            try StoreStatement.run(statements, in: db)
                             try db.cachedStatement(sql: "RELEASE change").execute()
                             outcomes.append(.success(()))
                         } catch {
@@ -464,25 +460,35 @@ public final class SQLiteStateStore: StateStore {
         return migrator
     }
 
-    /// A timeline as its head row and entry rows, replacing whatever the instance had.
+    /// `timelineRows` as plain statements, for a migration (its instances all exist, so the
+    /// check runs as a query whose answer nothing needs).
     static func timelineStatements(_ id: InstanceID, _ timeline: WidgetTimeline, receivedAt: Double) -> [(String, StatementArguments)] {
+        timelineRows(id, timeline, receivedAt: receivedAt).map { ($0.sql, $0.arguments) }
+    }
+
+    /// A timeline as its head row and entry rows, replacing whatever the instance had; none
+    /// for an instance removed meanwhile (the removal won). Each row is written by a
+    /// statement of its own, and the head row by an upsert, not a replace (a delete and an
+    /// insert): the rows of a launch's answer then give SQLite no statement journal to keep.
+    static func timelineRows(_ id: InstanceID, _ timeline: WidgetTimeline, receivedAt: Double) -> [StoreStatement] {
         let (policy, policyDate): (String, Double?) = switch timeline.policy {
         case .atEnd: ("atEnd", nil)
         case .never: ("never", nil)
         case .after(let date): ("after", date.timeIntervalSince1970)
         }
-        // Rows for an instance removed meanwhile are skipped, not an error: the removal won.
-        var statements: [(String, StatementArguments)] = [
-            (
-                """
-                INSERT OR REPLACE INTO timeline (instance, policy, policyDate, receivedAt)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                [id, policy, policyDate, receivedAt, id]
-            ),
-            ("DELETE FROM entry WHERE instance = ?", [id]),
-        ]
         let entries = timeline.entries
+        var statements: [StoreStatement] = [
+            .instanceExists(id, covering: 2 + entries.count),
+            StoreStatement(
+                """
+                INSERT INTO timeline (instance, policy, policyDate, receivedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT(instance) DO UPDATE SET policy = excluded.policy, policyDate = excluded.policyDate,
+                    receivedAt = excluded.receivedAt
+                """,
+                [id, policy, policyDate, receivedAt]
+            ),
+            StoreStatement("DELETE FROM entry WHERE instance = ?", [id]),
+        ]
         let (haveActions, haveClues) = (entries.haveActions, entries.haveClues)
         // The same text for every row of a timeline: made once, not once a row.
         let insert = entryInsert(actions: haveActions, clues: haveClues)
@@ -497,8 +503,7 @@ public final class SQLiteStateStore: StateStore {
             if haveClues {
                 arguments += [Self.cluesText(entry.relevance?.when)]
             }
-            arguments += [id]
-            statements.append((insert, arguments))
+            statements.append(StoreStatement(insert, arguments))
         }
         return statements
     }
@@ -523,8 +528,7 @@ public final class SQLiteStateStore: StateStore {
 
     private static func entryInsertText(_ columns: [String]) -> String {
         """
-        INSERT INTO entry (\(columns.joined(separator: ", ")))
-        SELECT \(Array(repeating: "?", count: columns.count).joined(separator: ", ")) WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
+        INSERT INTO entry (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
         """
     }
 
@@ -701,7 +705,7 @@ public final class SQLiteStateStore: StateStore {
     public func submit(batch: [(changes: [StoreChange], completion: @Sendable (Result<Void, any Error>) -> Void)]) {
         // What was read at start-up is out of date once anything changes.
         preloaded.withLock { $0 = nil }
-        var items: [(work: [(String, StatementArguments)], completion: GroupCommit<[(String, StatementArguments)]>.Completion)] = []
+        var items: [(work: [StoreStatement], completion: GroupCommit<[StoreStatement]>.Completion)] = []
         items.reserveCapacity(batch.count)
         for (changes, completion) in batch {
             guard !changes.isEmpty else {
@@ -723,11 +727,11 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// The statements for one change, in order.
-    private static func statements(for change: StoreChange) throws -> [(String, StatementArguments)] {
+    private static func statements(for change: StoreChange) throws -> [StoreStatement] {
         switch change {
         case .putInstance(let instance):
             let configuration = String(decoding: try WidgetJSON.encoder.encode(instance.configuration), as: UTF8.self)
-            return [(
+            return [StoreStatement(
                 """
                 INSERT INTO instance (id, kind, family, configuration, created) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
@@ -737,65 +741,67 @@ public final class SQLiteStateStore: StateStore {
             )]
         case .deleteInstance(let id):
             // Cascades to timeline, reload and request rows.
-            return [("DELETE FROM instance WHERE id = ?", [id])]
+            return [StoreStatement("DELETE FROM instance WHERE id = ?", [id])]
         case .putTimeline(let id, let timeline, let receivedAt):
             // Not in `timelineStatements`: migration v5 writes timelines before this table exists.
-            return timelineStatements(id, timeline, receivedAt: receivedAt.timeIntervalSince1970)
-                + [("DELETE FROM fresh_relevance WHERE instance = ?", [id])]
+            return timelineRows(id, timeline, receivedAt: receivedAt.timeIntervalSince1970)
+                + [StoreStatement("DELETE FROM fresh_relevance WHERE instance = ?", [id])]
         case .recordReload(let id, let date, let reason, let budgeted):
-            return [(
-                """
-                INSERT INTO reload (instance, date, reason, budgeted)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                [id, date.timeIntervalSince1970, reason.rawValue, budgeted, id]
-            )]
+            return [
+                .instanceExists(id, covering: 1),
+                StoreStatement(
+                    "INSERT INTO reload (instance, date, reason, budgeted) VALUES (?, ?, ?, ?)",
+                    [id, date.timeIntervalSince1970, reason.rawValue, budgeted]),
+            ]
         case .pruneReloads(let before):
-            return [("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])]
+            return [StoreStatement("DELETE FROM reload WHERE date < ?", [before.timeIntervalSince1970])]
         case .putRequest(let id, let reason, let wanted, let sequence):
-            return [(
-                """
-                INSERT OR REPLACE INTO request (instance, reason, wanted, sequence)
-                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)
-                """,
-                [id, reason.rawValue, wanted.timeIntervalSince1970, sequence, id]
-            )]
+            return [
+                .instanceExists(id, covering: 1),
+                StoreStatement(
+                    """
+                    INSERT INTO request (instance, reason, wanted, sequence) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(instance) DO UPDATE SET reason = excluded.reason, wanted = excluded.wanted,
+                        sequence = excluded.sequence
+                    """,
+                    [id, reason.rawValue, wanted.timeIntervalSince1970, sequence]),
+            ]
         case .deleteRequest(let id, let sequence):
-            return [("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])]
+            return [StoreStatement("DELETE FROM request WHERE instance = ? AND sequence = ?", [id, sequence])]
         case .putStack(let stack):
-            return [("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, stack.jsonText])]
+            return [StoreStatement("INSERT OR REPLACE INTO stack (name, state) VALUES (?, ?)", [stack.name, stack.jsonText])]
         case .deleteStack(let name):
-            return [("DELETE FROM stack WHERE name = ?", [name])]
+            return [StoreStatement("DELETE FROM stack WHERE name = ?", [name])]
         case .putDonation(let donation):
-            return [(
+            return [StoreStatement(
                 "INSERT INTO donation (id, groupId, json, date) VALUES (?, ?, ?, ?)",
                 [donation.id, donation.group, donation.json, donation.date.timeIntervalSince1970]
             )]
         case .deleteDonations(let id, let group):
             switch (id, group) {
-            case (let id?, _): return [("DELETE FROM donation WHERE id = ?", [id])]
-            case (nil, let group?): return [("DELETE FROM donation WHERE groupId = ?", [group])]
-            case (nil, nil): return [("DELETE FROM donation", [])]
+            case (let id?, _): return [StoreStatement("DELETE FROM donation WHERE id = ?", [id])]
+            case (nil, let group?): return [StoreStatement("DELETE FROM donation WHERE groupId = ?", [group])]
+            case (nil, nil): return [StoreStatement("DELETE FROM donation", [])]
             }
-        case .appendDecision(let decision):
-            return [(
+        case .appendDecision(let decision, let text):
+            return [StoreStatement(
                 "INSERT INTO decision (stack, date, json) VALUES (?, ?, ?)",
                 // Written directly, as `JSONEncoder` would; the encoder only to refuse a number
                 // that is not finite with its error.
-                [decision.stack, decision.date.timeIntervalSince1970, try decision.jsonText ?? json(decision)]
+                [decision.stack, decision.date.timeIntervalSince1970, try text ?? decision.jsonText ?? json(decision)]
             )]
         case .pruneDecisions(let keep):
             // Rows are appended with AUTOINCREMENT rowids and only this removes them, oldest
             // first, so the newest `keep` are the rowids above max - keep: a lookup, not a
             // sort, cheap enough to run with every decision.
-            return [(
+            return [StoreStatement(
                 "DELETE FROM decision WHERE rowid <= (SELECT max(rowid) FROM decision) - ?",
                 [max(0, keep)]
             )]
         case .pruneDonations(let keep):
             // Counted here, not by the caller: concurrent donations in one group commit each
             // see the rows the ones before them left.
-            return [(
+            return [StoreStatement(
                 """
                 DELETE FROM donation WHERE rowid IN (
                     SELECT rowid FROM donation ORDER BY date, rowid
@@ -804,14 +810,19 @@ public final class SQLiteStateStore: StateStore {
                 [max(0, keep)]
             )]
         case .putVisibility(let id, let lastVisible):
-            return [(
-                "INSERT OR REPLACE INTO visibility (instance, lastVisible) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM instance WHERE id = ?)",
-                [id, lastVisible.timeIntervalSince1970, id]
-            )]
+            return [
+                .instanceExists(id, covering: 1),
+                StoreStatement(
+                    """
+                    INSERT INTO visibility (instance, lastVisible) VALUES (?, ?)
+                    ON CONFLICT(instance) DO UPDATE SET lastVisible = excluded.lastVisible
+                    """,
+                    [id, lastVisible.timeIntervalSince1970]),
+            ]
         case .updateRelevance(let id, let change):
-            return relevanceStatements(id, change)
+            return relevanceStatements(id, change).map { StoreStatement($0.0, $0.1) }
         case .putFreshRelevance(let id, let samples):
-            return freshRelevanceStatements(id, samples)
+            return freshRelevanceStatements(id, samples).map { StoreStatement($0.0, $0.1) }
         }
     }
 }

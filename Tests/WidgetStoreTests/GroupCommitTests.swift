@@ -38,10 +38,10 @@ import WidgetCore
         let insert = "INSERT INTO stack (name, state) VALUES (?, '{}')"
         let outcomes = try SQLiteStateStore.write(
             [
-                [(insert, ["first"])],
+                [StoreStatement(insert, ["first"])],
                 // The first statement of this call succeeds; the second fails, so both are undone.
-                [(insert, ["half"]), ("INSERT INTO no_such_table VALUES (1)", [])],
-                [(insert, ["third"])],
+                [StoreStatement(insert, ["half"]), StoreStatement("INSERT INTO no_such_table VALUES (1)")],
+                [StoreStatement(insert, ["third"])],
             ], to: store.pool, path: store.path)
         #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true])
         let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack ORDER BY name") }
@@ -54,11 +54,13 @@ import WidgetCore
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try SQLiteStateStore(directory: directory)
         let insert = "INSERT INTO stack (name, state) VALUES (?, '{}')"
-        let large: [(String, StatementArguments)] =
-            (0..<SQLiteStateStore.largeChange).map { (insert, ["large\($0)"]) } + [("INSERT INTO no_such_table VALUES (1)", [])]
-        let fitting: [(String, StatementArguments)] = (0..<SQLiteStateStore.largeChange + 1).map { (insert, ["big\($0)"]) }
+        let large: [StoreStatement] =
+            (0..<SQLiteStateStore.largeChange).map { StoreStatement(insert, ["large\($0)"]) }
+            + [StoreStatement("INSERT INTO no_such_table VALUES (1)")]
+        let fitting: [StoreStatement] = (0..<SQLiteStateStore.largeChange + 1).map { StoreStatement(insert, ["big\($0)"]) }
         let outcomes = try SQLiteStateStore.write(
-            [[(insert, ["first"])], [(insert, ["second"])], large, fitting, [(insert, ["last"])]], to: store.pool, path: store.path)
+            [[StoreStatement(insert, ["first"])], [StoreStatement(insert, ["second"])], large, fitting, [StoreStatement(insert, ["last"])]],
+            to: store.pool, path: store.path)
         #expect(outcomes.map { (try? $0.get()) != nil } == [true, true, false, true, true])
         let names = Set(try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack") })
         #expect(names == Set(["first", "second", "last"] + (0..<SQLiteStateStore.largeChange + 1).map { "big\($0)" }))
@@ -70,12 +72,13 @@ import WidgetCore
         let store = try SQLiteStateStore(directory: directory)
         let insert = "INSERT INTO stack (name, state) VALUES (?, '{}')"
         let outcomes = try SQLiteStateStore.write(
-            [[(insert, ["half"]), ("INSERT INTO no_such_table VALUES (1)", [])]], to: store.pool, path: store.path)
+            [[StoreStatement(insert, ["half"]), StoreStatement("INSERT INTO no_such_table VALUES (1)")]],
+            to: store.pool, path: store.path)
         #expect(outcomes.count == 1)
         #expect((try? outcomes[0].get()) == nil)
         let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM stack") }
         #expect(names.isEmpty)
-        let alone = try SQLiteStateStore.write([[(insert, ["alone"])]], to: store.pool, path: store.path)
+        let alone = try SQLiteStateStore.write([[StoreStatement(insert, ["alone"])]], to: store.pool, path: store.path)
         #expect(alone.map { (try? $0.get()) != nil } == [true])
     }
 }
