@@ -63,14 +63,17 @@ extension Integration {
             let loaded = try page.evaluate("window.performance.timeOrigin") as? Double
 
             #expect(fixture.ctl("clock", "advance", "61m").status == 0)
-            try page.waitFor("the rotation to the second note in the DOM", within: 1, Self.topInDOM("home")) { $0 as? String == second }
-            try page.waitFor("the second note's new entry", within: 1, "document.querySelector('[data-stack=\"home\"] .card.top .word')?.textContent") {
+            // The page's updates arrive as separate events: each waited for, none read at once.
+            try page.waitFor("the rotation to the second note in the DOM", Self.topInDOM("home")) { $0 as? String == second }
+            try page.waitFor("the second note's new entry", "document.querySelector('[data-stack=\"home\"] .card.top .word')?.textContent") {
                 $0 as? String == "now"
             }
             #expect(try page.evaluate("document.querySelector('[data-stack=\"home\"] .card.top i')?.textContent") as? String == "systemSmall")
             // Without the page being loaded again.
             #expect(try page.evaluate("window.performance.timeOrigin") as? Double == loaded)
-            #expect(try page.evaluate("document.getElementById('clock').textContent") as? String == "virtual clock 2026-01-05 10:01:00 UTC")
+            try page.waitFor("the page's clock at the advanced instant", "document.getElementById('clock').textContent") {
+                $0 as? String == "virtual clock 2026-01-05 10:01:00 UTC"
+            }
         }
 
         @Test func theControlsSwipeTurnSmartRotateOffAndExplain() throws {
