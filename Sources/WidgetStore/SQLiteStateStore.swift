@@ -783,12 +783,12 @@ public final class SQLiteStateStore: StateStore {
             case (nil, let group?): return [StoreStatement("DELETE FROM donation WHERE groupId = ?", [group])]
             case (nil, nil): return [StoreStatement("DELETE FROM donation", [])]
             }
-        case .appendDecision(let decision, let text):
+        case .appendDecision(let decision):
             return [StoreStatement(
                 "INSERT INTO decision (stack, date, json) VALUES (?, ?, ?)",
                 // Written directly, as `JSONEncoder` would; the encoder only to refuse a number
                 // that is not finite with its error.
-                [decision.stack, decision.date.timeIntervalSince1970, try text ?? decision.jsonText ?? json(decision)]
+                [decision.stack, decision.date.timeIntervalSince1970, try decision.jsonText ?? json(decision)]
             )]
         case .pruneDecisions(let keep):
             // Rows are appended with AUTOINCREMENT rowids and only this removes them, oldest

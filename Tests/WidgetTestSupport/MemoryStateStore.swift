@@ -59,7 +59,7 @@ final class MemoryStateStore: StateStore {
 
     func decisions(stack: String?, since: Date?, limit: Int) async throws -> [RotationDecision] {
         let all = applied.joined().compactMap { change -> RotationDecision? in
-            if case .appendDecision(let decision, _) = change { return decision }
+            if case .appendDecision(let decision) = change { return decision }
             return nil
         }
         let matching = all.filter { (stack == nil || $0.stack == stack) && (since == nil || $0.date >= since!) }

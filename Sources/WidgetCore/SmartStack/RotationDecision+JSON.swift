@@ -8,17 +8,11 @@ extension RotationDecision {
     /// The decision as one JSON object; nil when a number in it is not finite (which
     /// `JSONEncoder` refuses to write).
     public var jsonText: String? {
-        candidatesJSON.map(jsonText(candidatesJSON:))
-    }
-
-    /// The decision as one JSON object around its candidates as `candidatesJSON` wrote them:
-    /// a decision's row and its journal line share that text.
-    public func jsonText(candidatesJSON: String) -> String {
-        var out = JSONText(capacity: 128 + candidatesJSON.utf8.count)
+        var out = JSONText(capacity: 256 + 200 * candidates.count)
         out.raw(#"{"candidate":"#)
         out.string(candidate)
         out.raw(#","candidates":"#)
-        out.json(candidatesJSON)
+        guard RankedCandidate.write(candidates, to: &out) else { return nil }
         out.raw(#","date":"#)
         out.date(date)
         if let from {

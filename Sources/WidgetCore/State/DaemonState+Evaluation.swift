@@ -39,11 +39,9 @@ extension DaemonState {
                 plan.effect { $0.stacks.setRecheck(name, next) }
             }
             guard let decision = outcome.decision else { continue }
-            // The candidates written as JSON once, for the row and the journal line.
-            let candidates = decision.candidatesJSON
-            plan.store.append(.appendDecision(decision, jsonText: candidates.map(decision.jsonText(candidatesJSON:))))
+            plan.store.append(.appendDecision(decision))
             plan.events.append(.rotation(decision, outcome.state))
-            plan.notes.append(Self.note(decision, candidatesJSON: candidates))
+            plan.notes.append(Self.note(decision))
             decided = true
         }
         // Trimmed in the same transaction as the decisions, so the log never holds more than
@@ -148,7 +146,7 @@ extension DaemonState {
     }
 
     /// To the journal with structured fields (STACK, FROM, TO, REASON, CANDIDATES as JSON).
-    static func note(_ decision: RotationDecision, candidatesJSON: String?) -> Note {
+    static func note(_ decision: RotationDecision) -> Note {
         Note(
             level: .info, message: decision.to == nil ? "rotation held back" : "stack rotated",
             metadata: [
@@ -156,7 +154,8 @@ extension DaemonState {
                 "candidate": decision.candidate, "reason": decision.reason.rawValue,
                 // The clue that made the candidate count, if any: a region only as the entry's.
                 "clue": decision.candidates.first { $0.instance == decision.candidate }?.clue?.text ?? "",
-                "candidates": candidatesJSON ?? "[]",
+                // Worked out only when the line is logged.
+                "candidates": decision.candidatesJSON ?? "[]",
             ])
     }
 }

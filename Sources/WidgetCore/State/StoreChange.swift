@@ -24,8 +24,7 @@ public enum StoreChange: Sendable {
     case pruneDonations(keep: Int)
     /// Deletes donations by identifier, by group, or all (both nil).
     case deleteDonations(id: String?, group: String?)
-    /// `jsonText`: the decision as its row holds it, when the caller has it already.
-    case appendDecision(RotationDecision, jsonText: String? = nil)
+    case appendDecision(RotationDecision)
     /// Keeps the newest `keep` decisions (at most: never more).
     case pruneDecisions(keep: Int)
     /// An instance's settled relevance samples changed (docs/smart-stacks.md): rows
