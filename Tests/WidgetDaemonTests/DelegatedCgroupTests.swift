@@ -35,11 +35,15 @@ import Testing
         let cgroups = DelegatedCgroups(service: service, plan: LaunchCgroupPlan(controllers: []), logger: Logger(label: "test"))
         let group = try #require(cgroups.makeGroup(memoryMax: 0, cpuQuota: 0), "no launch group made under \(service)")
         // Answers with the pid of a process it leaves in a session of its own, and the group
-        // it ran in itself.
+        // it ran in itself. It waits for the grandchild to be `sleep`, past its `setsid()`:
+        // still in the provider's process group, it would die with it when the provider exits
+        // (the exchange's end kills that group), not at the launch's end this test is about.
         let script = """
             cat >/dev/null
             setsid sleep 300 </dev/null >/dev/null 2>&1 &
-            echo $!
+            left=$!
+            while [ "$(cat /proc/$left/comm 2>/dev/null)" != sleep ]; do sleep 0.01; done
+            echo $left
             sed -n 's/^0:://p' /proc/self/cgroup
             """
         let child = try SpawnedChild.spawn(argv: ["/bin/sh", "-c", script], cgroup: group.procs)
