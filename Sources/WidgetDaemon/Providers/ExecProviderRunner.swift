@@ -147,8 +147,9 @@ public final class ExecProviderRunner: ProviderRunning {
             containment.sweep(ending: child.pid, until: grace)
             kill(-child.pid, SIGKILL)
             _ = child.wait(until: nil)
+            // A reaped provider's launch was finished when its answer was handed on.
+            containment.finish(child.pid, start: start)
         }
-        containment.finish(child.pid, start: start)
         containment.sweep(ending: nil, until: grace)
         if let group = boundary as? LaunchCgroup { cgroups?.remove(group, until: grace) }
     }
